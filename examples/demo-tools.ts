@@ -1,0 +1,51 @@
+/**
+ * The demo server's tools, gathered so the demo, the tests and the benchmarks register the same set.
+ */
+import type { McpServer } from '../lib/index.js';
+import compress from './tools/compress.js';
+import fib from './tools/fib.js';
+import hashChain from './tools/hash-chain.js';
+import primes from './tools/primes.js';
+import regexSearch from './tools/regex-search.js';
+import spin from './tools/spin.js';
+
+export function addDemoTools(server: McpServer): McpServer {
+  return server
+    .tool({
+      name: 'echo',
+      description: 'Returns its text unchanged. Inline: runs on the event loop.',
+      inputSchema: {
+        type: 'object',
+        properties: { text: { type: 'string' } },
+        required: ['text'],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      handler: ({ text }) => text,
+    })
+    .tool({
+      name: 'wait',
+      description: 'Waits ms milliseconds without using CPU (inline, async); stops early when cancelled.',
+      inputSchema: {
+        type: 'object',
+        properties: { ms: { type: 'integer', minimum: 0, maximum: 600_000 } },
+        required: ['ms'],
+        additionalProperties: false,
+      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      handler: ({ ms }, ctx) =>
+        new Promise<string>((resolve, reject) => {
+          const timer = setTimeout(() => resolve(`waited ${ms} ms`), ms);
+          ctx.signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            reject(ctx.signal.reason);
+          });
+        }),
+    })
+    .tool(fib)
+    .tool(spin)
+    .tool(hashChain)
+    .tool(primes)
+    .tool(regexSearch)
+    .tool(compress);
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+/**
+ * The `weft` command: serves a module whose default export is an McpServer (or a function that
+ * returns one), so a server file need not contain its own transport code.
+ *
+ *   weft serve ./dist/my-server.js --stdio
+ */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { McpServer } from './server.js';
+
+const USAGE = 'usage: weft serve <module.js> --stdio\n       weft --version';
+
+async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    options: { stdio: { type: 'boolean', default: false }, version: { type: 'boolean', default: false } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.version) {
+    process.stdout.write('weft 0.1.0\n');
+    return 0;
+  }
+  const [command, file] = positionals;
+  if (command !== 'serve' || file === undefined || !values.stdio) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const module = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
+  const exported = typeof module.default === 'function' ? await module.default() : module.default;
+  if (!(exported instanceof McpServer)) {
+    process.stderr.write(`weft: ${file} must default-export an McpServer, or a function that returns one\n`);
+    return 2;
+  }
+  await exported.listen({ stdio: true });
+  return -1;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    process.stderr.write(`weft: ${(error as Error)?.message ?? String(error)}\n${USAGE}\n`);
+    process.exit(2);
+  },
+);

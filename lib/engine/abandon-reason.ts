@@ -1,0 +1,37 @@
+/**
+ * Why a call was abandoned, as the small integers written into a call's shared cancel flag.
+ *
+ * The flag is an Int32Array over a SharedArrayBuffer: the main thread stores a reason and a worker
+ * reads it with `Atomics.load`, so `ctx.checkpoint()` costs a memory read, not a message round trip.
+ */
+export const AbandonCode = {
+  Running: 0,
+  Timeout: 1,
+  Cancelled: 2,
+  Shutdown: 3,
+  /** Written by the worker itself when the call ends, to release its own waiters. */
+  Finished: 4,
+} as const;
+
+export type AbandonReason = 'timeout' | 'cancelled' | 'shutdown';
+
+export function abandonCode(reason: AbandonReason): number {
+  return reason === 'timeout'
+    ? AbandonCode.Timeout
+    : reason === 'cancelled'
+      ? AbandonCode.Cancelled
+      : AbandonCode.Shutdown;
+}
+
+export function abandonReason(code: number): AbandonReason | undefined {
+  switch (code) {
+    case AbandonCode.Timeout:
+      return 'timeout';
+    case AbandonCode.Cancelled:
+      return 'cancelled';
+    case AbandonCode.Shutdown:
+      return 'shutdown';
+    default:
+      return undefined;
+  }
+}

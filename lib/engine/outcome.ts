@@ -1,0 +1,19 @@
+/**
+ * The six ways a tool call can end. Every executor returns exactly one of these, once; the router
+ * alone decides what each looks like on the wire.
+ */
+export type Outcome =
+  /** The handler returned; `value` is what it returned, not yet shaped into a CallToolResult. */
+  | { kind: 'ok'; value: unknown }
+  /** The handler threw or rejected; `message` is safe to show (no stack). */
+  | { kind: 'tool-error'; message: string }
+  /** The deadline passed first; `limitMs` is the deadline that applied. */
+  | { kind: 'timeout'; limitMs: number }
+  /** The client (or a shutdown) cancelled the call; nothing is sent for it. */
+  | { kind: 'cancelled'; reason: 'cancelled' | 'shutdown' }
+  /** The worker running the call died (exit, out of memory, crash); the server lives on. */
+  | { kind: 'panicked'; detail: string }
+  /** The bounded queue was full; nothing ran. */
+  | { kind: 'overloaded'; reason: string };
+
+export type OutcomeKind = Outcome['kind'];

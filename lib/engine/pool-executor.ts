@@ -1,0 +1,217 @@
+/**
+ * Runs blocking tools in Piscina worker threads, and really stops them.
+ *
+ * Stopping a call has three steps. First the outcome is decided and answered at once (timeout or
+ * cancelled), so the client never waits for a thread to die. Then the call's shared cancel flag is
+ * raised: a cooperative handler sees it through `ctx.checkpoint()` or `ctx.signal` and returns.
+ * After a short grace, the Piscina task is aborted, which terminates the thread: the only way to stop
+ * a loop that never looks at its flag. The thread slot is handed back only once the terminated
+ * thread has exited, so dying threads never let more work run than there are slots.
+ *
+ * weft does its own admission (see admission.ts), so Piscina's queue stays empty and a thread is
+ * always ready for a call that was admitted.
+ */
+import { fileURLToPath } from 'node:url';
+import type { Worker } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
+import { type AbandonReason, abandonCode } from './abandon-reason.js';
+import { type Admission, OverloadedError, type Release } from './admission.js';
+import { type CallEvents, cancelReasonOf, type EngineCall } from './engine-call.js';
+import type { Outcome } from './outcome.js';
+import { isWorkerEvent, type PoolTask, type PoolTaskResult } from './worker-protocol.js';
+
+const POOL_ENTRY = fileURLToPath(new URL('../../workers/pool-entry.js', import.meta.url));
+
+export interface PoolExecutorOptions {
+  /** Thread slots shared by every blocking tool. */
+  maxThreads: number;
+  /** How long a cooperative handler gets to stop after its flag is raised, before termination. */
+  graceMs: number;
+  /** Where worker deaths are reported in full (the client only sees a redacted message). */
+  logError: (message: string) => void;
+}
+
+interface RunningTask {
+  readonly pool: Piscina;
+  readonly flag: Int32Array;
+  readonly abort: AbortController;
+  readonly release: Release;
+  graceTimer?: NodeJS.Timeout;
+  terminated: boolean;
+}
+
+export class PoolExecutor {
+  readonly #admission: Admission;
+  readonly #options: PoolExecutorOptions;
+  readonly #pools = new Map<string, Piscina>();
+  readonly #sinks = new Map<number, CallEvents>();
+  #nextCallId = 1;
+  #closed = false;
+
+  constructor(admission: Admission, options: PoolExecutorOptions) {
+    this.#admission = admission;
+    this.#options = options;
+  }
+
+  /** Starts the default pool's threads now, so the first blocking call does not pay for them. */
+  warmUp(): void {
+    this.#poolFor(undefined);
+  }
+
+  run(call: EngineCall & { tool: RegisteredBlockingTool }): Promise<Outcome> {
+    return new Promise<Outcome>((resolve) => {
+      const callId = this.#nextCallId++;
+      const budgetMs = call.budgetMs;
+      const stopWaiting = new AbortController();
+      let running: RunningTask | undefined;
+      let decided = false;
+
+      const decide = (outcome: Outcome) => {
+        if (decided) return;
+        decided = true;
+        clearTimeout(deadlineTimer);
+        call.signal.removeEventListener('abort', onCancel);
+        this.#sinks.delete(callId);
+        resolve(outcome);
+      };
+
+      const abandon = (reason: AbandonReason) => {
+        if (decided) return;
+        decide(reason === 'timeout' ? { kind: 'timeout', limitMs: budgetMs } : { kind: 'cancelled', reason });
+        if (!running) {
+          stopWaiting.abort(reason);
+          return;
+        }
+        const task = running;
+        Atomics.store(task.flag, 0, abandonCode(reason));
+        Atomics.notify(task.flag, 0);
+        task.graceTimer = setTimeout(() => this.#terminate(task), this.#options.graceMs);
+      };
+
+      const onCancel = () => abandon(cancelReasonOf(call.signal));
+      const deadlineTimer = budgetMs > 0 ? setTimeout(() => abandon('timeout'), budgetMs) : undefined;
+      call.signal.addEventListener('abort', onCancel, { once: true });
+      if (call.signal.aborted) {
+        onCancel();
+        return;
+      }
+
+      const start = (release: Release) => {
+        const pool = this.#poolFor(call.tool.resourceLimits);
+        const task: RunningTask = {
+          pool,
+          flag: new Int32Array(new SharedArrayBuffer(4)),
+          abort: new AbortController(),
+          release,
+          terminated: false,
+        };
+        running = task;
+        this.#sinks.set(callId, call.events);
+        const message: PoolTask = {
+          callId,
+          toolName: call.tool.name,
+          moduleUrl: call.tool.moduleUrl,
+          exportName: call.tool.exportName,
+          args: call.args,
+          flag: task.flag,
+          deadline: budgetMs > 0 ? Date.now() + budgetMs : undefined,
+          wantsProgress: call.events.progress !== undefined,
+          minLogLevel: call.events.minLogLevel,
+        };
+        pool.run(message, { signal: task.abort.signal }).then(
+          (result: PoolTaskResult) => {
+            clearTimeout(task.graceTimer);
+            release();
+            // A result that arrives after a deadline or cancel finds the outcome decided: dropped.
+            decide(
+              result.ok
+                ? { kind: 'ok', value: result.value }
+                : { kind: 'tool-error', message: result.message },
+            );
+          },
+          (error: unknown) => {
+            clearTimeout(task.graceTimer);
+            if (task.terminated) return; // the slot comes back when the thread has exited
+            release();
+            // A thread torn down after the outcome was decided, or by close(), is no news.
+            if (decided || this.#closed) return;
+            this.#options.logError(
+              `weft: the worker running tool "${call.tool.name}" died: ${(error as Error)?.stack ?? String(error)}`,
+            );
+            decide({ kind: 'panicked', detail: (error as Error)?.message ?? String(error) });
+          },
+        );
+      };
+
+      this.#admission.acquire(call.tool, true, stopWaiting.signal).then(
+        (release) => {
+          if (decided) release();
+          else start(release);
+        },
+        (error: unknown) => {
+          if (error instanceof OverloadedError) decide({ kind: 'overloaded', reason: error.message });
+          // Otherwise the call was abandoned while it waited; its outcome is already decided.
+        },
+      );
+    });
+  }
+
+  /** Stops every pool; running threads are terminated. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    const pools = [...this.#pools.values()];
+    this.#pools.clear();
+    await Promise.all(pools.map((pool) => pool.destroy()));
+  }
+
+  /** Threads currently alive across all pools (idle, busy or dying), for tests and diagnostics. */
+  get threadCount(): number {
+    let count = 0;
+    for (const pool of this.#pools.values()) count += pool.threads.length;
+    return count;
+  }
+
+  #terminate(task: RunningTask): void {
+    task.terminated = true;
+    const before = new Set<Worker>(task.pool.threads);
+    task.abort.abort(); // Piscina rejects the task and terminates its thread synchronously
+    const after = new Set<Worker>(task.pool.threads);
+    const dying = [...before].filter((thread) => !after.has(thread));
+    if (dying.length === 0) {
+      task.release();
+      return;
+    }
+    let alive = dying.length;
+    for (const thread of dying) {
+      thread.once('exit', () => {
+        if (--alive === 0) task.release();
+      });
+    }
+  }
+
+  #poolFor(limits: RegisteredBlockingTool['resourceLimits']): Piscina {
+    const key = limits ? JSON.stringify(Object.entries(limits).sort()) : '';
+    let pool = this.#pools.get(key);
+    if (pool) return pool;
+    const isDefault = key === '';
+    pool = new Piscina({
+      filename: POOL_ENTRY,
+      maxThreads: this.#options.maxThreads,
+      // The default pool keeps its threads warm; pools with special limits shrink when idle.
+      minThreads: isDefault ? this.#options.maxThreads : 0,
+      idleTimeout: isDefault ? 0 : 30_000,
+      ...(limits ? { resourceLimits: limits } : {}),
+    });
+    pool.on('message', (event: unknown) => {
+      if (!isWorkerEvent(event)) return;
+      const sink = this.#sinks.get(event.callId);
+      if (!sink) return; // the call is over: late events are dropped
+      if (event.weft === 'progress') sink.progress?.(event.progress, event.total, event.message);
+      else sink.log(event.level, event.data);
+    });
+    pool.on('error', (error: unknown) => this.#options.logError(`weft: worker pool error: ${String(error)}`));
+    this.#pools.set(key, pool);
+    return pool;
+  }
+}

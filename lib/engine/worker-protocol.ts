@@ -1,0 +1,33 @@
+/**
+ * The messages that cross the thread boundary between the pool executor and `workers/pool-entry`.
+ *
+ * Tasks carry only cloneable data. Progress and log events travel on the worker's parentPort, which
+ * Piscina re-emits as the pool's 'message' event: no extra MessageChannel per call.
+ */
+import type { LogLevel } from '../tools/tool-context.js';
+
+export interface PoolTask {
+  callId: number;
+  toolName: string;
+  moduleUrl: string;
+  exportName: string;
+  args: unknown;
+  /** Int32Array(1) over a SharedArrayBuffer; see abandon-reason.ts. */
+  flag: Int32Array;
+  deadline: number | undefined;
+  wantsProgress: boolean;
+  /** Index into LOG_LEVELS of the least severe level the client wants; LOG_LEVELS.length = none. */
+  minLogLevel: number;
+}
+
+export type PoolTaskResult =
+  | { ok: true; value: unknown }
+  | { ok: false; message: string; abandoned: boolean };
+
+export type WorkerEvent =
+  | { weft: 'progress'; callId: number; progress: number; total?: number; message?: string }
+  | { weft: 'log'; callId: number; level: LogLevel; data: unknown };
+
+export function isWorkerEvent(message: unknown): message is WorkerEvent {
+  return typeof message === 'object' && message !== null && 'weft' in message && 'callId' in message;
+}

@@ -1,0 +1,18 @@
+/**
+ * The shape of a method handler, and the marker for "answer nothing" (a cancelled call).
+ */
+import type { JsonRpcRequest } from '../protocol/json-rpc.js';
+import type { MessageSink, Session } from './session.js';
+
+export const NO_RESPONSE: unique symbol = Symbol('weft.noResponse');
+
+export interface MethodContext {
+  session: Session;
+  params: Record<string, unknown>;
+  request: JsonRpcRequest;
+  /** Where this request's response and its related notifications (progress, logs) go. */
+  sink: MessageSink;
+}
+
+export type MethodResult = unknown | typeof NO_RESPONSE;
+export type MethodHandler = (ctx: MethodContext) => MethodResult | Promise<MethodResult>;

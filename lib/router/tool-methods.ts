@@ -1,0 +1,115 @@
+/**
+ * `tools/list` and `tools/call`: the registry and the engine, seen through MCP.
+ *
+ * Listing is name-ordered and cursor-paginated. A call is looked up, its arguments are checked
+ * against the schema compiled at registration, it runs on the engine, and its outcome is mapped to
+ * the wire: results and tool errors as CallToolResults, a cancelled call as no response at all, a
+ * dead worker as -32603 (details in the server log), a full queue as an immediate "overloaded".
+ */
+
+import { effectiveBudgetMs } from '../engine/deadline.js';
+import type { Engine } from '../engine/engine.js';
+import type { CallEvents } from '../engine/engine-call.js';
+import type { Outcome } from '../engine/outcome.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import { notification } from '../protocol/json-rpc.js';
+import { ProtocolError } from '../protocol/protocol-error.js';
+import type { RegisteredTool } from '../tools/registered-tool.js';
+import { invalidArguments, shapeSuccess, timeoutResult, toolFailure } from '../tools/result-shaping.js';
+import type { ToolRegistry } from '../tools/tool-registry.js';
+import { decodeCursor, encodeCursor, firstAfter } from './cursor.js';
+import { type MethodContext, NO_RESPONSE } from './method-table.js';
+import type { Router } from './router.js';
+
+export interface ToolMethodOptions {
+  registry: ToolRegistry;
+  engine: Engine;
+  /** The server-wide deadline (0 = none); tools may only tighten it. */
+  timeoutMs: number;
+  pageSize: number;
+  /** True once the server has begun to shut down: new calls are refused. */
+  isClosing: () => boolean;
+}
+
+export function addToolMethods(router: Router, options: ToolMethodOptions): void {
+  const { registry, engine, pageSize } = options;
+
+  router.method('tools/list', ({ params }) => {
+    const sorted = registry.sorted();
+    const start = params.cursor === undefined ? 0 : firstAfter(sorted, decodeCursor(params.cursor));
+    const page = sorted.slice(start, start + pageSize);
+    const result: { tools: object[]; nextCursor?: string } = { tools: page.map((tool) => tool.descriptor) };
+    if (start + pageSize < sorted.length && page.length > 0)
+      result.nextCursor = encodeCursor(page[page.length - 1]!.name);
+    return result;
+  });
+
+  router.method('tools/call', (ctx) => {
+    const { params } = ctx;
+    if (typeof params.name !== 'string') {
+      throw ProtocolError.invalidParams('tools/call needs params.name, the name of a tool from tools/list');
+    }
+    const tool = registry.get(params.name);
+    if (!tool) throw ProtocolError.invalidParams(`Unknown tool: ${params.name}`);
+    if (options.isClosing()) {
+      throw new ProtocolError(ErrorCode.ShuttingDown, 'The server is shutting down and takes no new calls');
+    }
+    const args = params.arguments ?? {};
+    if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+      return invalidArguments(tool, 'arguments must be a JSON object');
+    }
+    const problem = tool.validateArguments(args);
+    if (problem) return invalidArguments(tool, problem);
+    return runCall(ctx, tool, args as Record<string, unknown>);
+  });
+
+  async function runCall(ctx: MethodContext, tool: RegisteredTool, args: Record<string, unknown>) {
+    const { session, request } = ctx;
+    const signal = session.begin(request.id);
+    try {
+      const budgetMs = effectiveBudgetMs(options.timeoutMs, tool.timeoutMs);
+      const outcome = await engine.run({ tool, args, budgetMs, signal, events: callEvents(ctx, tool) });
+      return toWire(tool, outcome);
+    } finally {
+      session.end(request.id);
+    }
+  }
+}
+
+function callEvents({ session, params, sink }: MethodContext, tool: RegisteredTool): CallEvents {
+  const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
+  const events: CallEvents = {
+    minLogLevel: session.minLogLevel,
+    log: (level, data) =>
+      sink.send(notification('notifications/message', { level, logger: tool.name, data })),
+  };
+  if (typeof token === 'string' || typeof token === 'number') {
+    events.progress = (progress, total, message) => {
+      const body: Record<string, unknown> = { progressToken: token, progress };
+      if (total !== undefined) body.total = total;
+      if (message !== undefined) body.message = message;
+      sink.send(notification('notifications/progress', body));
+    };
+  }
+  return events;
+}
+
+function toWire(tool: RegisteredTool, outcome: Outcome): unknown {
+  switch (outcome.kind) {
+    case 'ok':
+      return shapeSuccess(tool, outcome.value);
+    case 'tool-error':
+      return toolFailure(tool, outcome.message);
+    case 'timeout':
+      return timeoutResult(tool, outcome.limitMs);
+    case 'cancelled':
+      return NO_RESPONSE;
+    case 'panicked':
+      throw new ProtocolError(
+        ErrorCode.InternalError,
+        `Tool "${tool.name}" failed: the worker running it stopped unexpectedly (details are in the server log)`,
+      );
+    case 'overloaded':
+      throw new ProtocolError(ErrorCode.Overloaded, outcome.reason);
+  }
+}

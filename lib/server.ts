@@ -1,0 +1,256 @@
+/**
+ * `McpServer`: the public facade. It owns one registry, one engine and one router, and hands
+ * transports a way to open connections. Its options are checked when it is built, its tools when
+ * they are registered: a server that starts is a server that can answer.
+ */
+import { availableParallelism } from 'node:os';
+import { Engine } from './engine/engine.js';
+import { notification } from './protocol/json-rpc.js';
+import { addLifecycleMethods } from './router/lifecycle-methods.js';
+import { Router } from './router/router.js';
+import { type MessageSink, Session } from './router/session.js';
+import { addToolMethods } from './router/tool-methods.js';
+import { SchemaCompiler } from './tools/schema-compiler.js';
+import type { DefinedTool, ObjectSchema, ToolDefinition } from './tools/tool-definition.js';
+import { ToolRegistry } from './tools/tool-registry.js';
+import type { Connection } from './transports/connection.js';
+import { StdioTransport } from './transports/stdio.js';
+
+export interface McpServerOptions {
+  name: string;
+  version: string;
+  title?: string;
+  /** Sent at initialize: how a model should use this server. */
+  instructions?: string;
+  /** The server-wide deadline of every call in ms; tools may tighten it. 0 or absent = none. */
+  timeoutMs?: number;
+  /** Tools per `tools/list` page (default 100). */
+  pageSize?: number;
+  pool?: {
+    /** Worker threads for blocking tools (default: available parallelism). */
+    maxThreads?: number;
+    /** Calls that may wait for a slot before new ones are refused as overloaded (default 256). */
+    maxQueue?: number;
+    /** Time a cooperative blocking handler gets to stop before its thread is terminated (default 200). */
+    graceMs?: number;
+  };
+  /** On shutdown, how long in-flight calls get to finish before they are cancelled (default 5000). */
+  shutdownGraceMs?: number;
+  /** Largest accepted message in bytes (default 16 MiB). */
+  maxMessageBytes?: number;
+  /** Where server-side diagnostics go (default: stderr; never stdout, which may carry protocol). */
+  logError?: (message: string) => void;
+}
+
+export interface ListenOptions {
+  /** Serve on this process's stdin/stdout. */
+  stdio?: boolean;
+  /** Install SIGINT/SIGTERM handlers that shut down gracefully, then exit (default true). */
+  handleSignals?: boolean;
+}
+
+const SERVER_OPTION_KEYS = new Set([
+  'name',
+  'version',
+  'title',
+  'instructions',
+  'timeoutMs',
+  'pageSize',
+  'pool',
+  'shutdownGraceMs',
+  'maxMessageBytes',
+  'logError',
+]);
+const POOL_OPTION_KEYS = new Set(['maxThreads', 'maxQueue', 'graceMs']);
+
+export class McpServer {
+  readonly #options: Required<Pick<McpServerOptions, 'shutdownGraceMs' | 'maxMessageBytes'>> &
+    McpServerOptions;
+  readonly #registry: ToolRegistry;
+  readonly #engine: Engine;
+  readonly #router: Router;
+  readonly #sessions = new Set<Session>();
+  readonly #logError: (message: string) => void;
+  #closing: Promise<void> | undefined;
+  #stdio: StdioTransport | undefined;
+
+  constructor(options: McpServerOptions) {
+    checkServerOptions(options);
+    this.#logError = options.logError ?? ((message) => process.stderr.write(`${message}\n`));
+    this.#options = { shutdownGraceMs: 5_000, maxMessageBytes: 16 * 1024 * 1024, ...options };
+    this.#registry = new ToolRegistry(new SchemaCompiler(), () =>
+      this.#broadcast('notifications/tools/list_changed'),
+    );
+    this.#engine = new Engine({
+      maxThreads: options.pool?.maxThreads ?? availableParallelism(),
+      maxQueue: options.pool?.maxQueue ?? 256,
+      graceMs: options.pool?.graceMs ?? 200,
+      logError: this.#logError,
+    });
+    this.#router = new Router(this.#logError);
+    addLifecycleMethods(this.#router, {
+      serverInfo: {
+        name: options.name,
+        version: options.version,
+        ...(options.title === undefined ? {} : { title: options.title }),
+      },
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+      capabilities: () => ({ tools: { listChanged: true }, logging: {} }),
+    });
+    addToolMethods(this.#router, {
+      registry: this.#registry,
+      engine: this.#engine,
+      timeoutMs: options.timeoutMs ?? 0,
+      pageSize: options.pageSize ?? 100,
+      isClosing: () => this.#closing !== undefined,
+    });
+  }
+
+  /**
+   * Registers a tool. The handler's argument type is inferred from `inputSchema`. Every mistake in
+   * the definition throws here, with a message that says what to fix.
+   */
+  tool(definition: DefinedTool): this;
+  tool<const S extends ObjectSchema, const O extends ObjectSchema | undefined = undefined>(
+    definition: ToolDefinition<S, O>,
+  ): this;
+  tool(definition: unknown): this {
+    this.#registry.add(definition as ToolDefinition<never, never>);
+    return this;
+  }
+
+  removeTool(name: string): boolean {
+    return this.#registry.remove(name);
+  }
+
+  /** Opens a connection for a transport; `sink` receives every message sent to that peer. */
+  connect(sink: MessageSink, sessionId?: string): Connection {
+    const session = new Session(sink, sessionId);
+    this.#sessions.add(session);
+    const router = this.#router;
+    return {
+      session,
+      receive: (value, replyTo) => router.receive(session, value, replyTo),
+      close: () => {
+        session.close();
+        this.#sessions.delete(session);
+      },
+    };
+  }
+
+  async listen(options: ListenOptions): Promise<void> {
+    this.#engine.warmUp();
+    if (options.stdio) {
+      const stdio = new StdioTransport((sink) => this.connect(sink), {
+        maxMessageBytes: this.#options.maxMessageBytes,
+      });
+      this.#stdio = stdio;
+      stdio.ended.then(() => this.#shutdownAndExit());
+    }
+    if (options.handleSignals ?? true) this.#handleSignals();
+  }
+
+  /**
+   * Graceful stop: new calls are refused, in-flight ones get `shutdownGraceMs` to finish, the rest
+   * are cancelled, and the worker pool is destroyed (no thread outlives the server).
+   */
+  close(): Promise<void> {
+    this.#closing ??= this.#close();
+    return this.#closing;
+  }
+
+  /** Engine counters, for tests and diagnostics. */
+  get stats(): { freeThreads: number; queued: number; threads: number; inFlight: number } {
+    let inFlight = 0;
+    for (const session of this.#sessions) inFlight += session.inFlightCount;
+    return {
+      freeThreads: this.#engine.freeThreads,
+      queued: this.#engine.queued,
+      threads: this.#engine.threadCount,
+      inFlight,
+    };
+  }
+
+  async #close(): Promise<void> {
+    this.#stdio?.stopReading();
+    const deadline = Date.now() + this.#options.shutdownGraceMs;
+    while (this.stats.inFlight > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    for (const session of this.#sessions) session.cancelAll('shutdown');
+    await this.#stdio?.flush();
+    await this.#engine.close();
+    for (const session of this.#sessions) session.close();
+    this.#sessions.clear();
+  }
+
+  async #shutdownAndExit(): Promise<void> {
+    try {
+      await this.close();
+    } catch (error) {
+      this.#logError(`weft: error during shutdown: ${(error as Error)?.stack ?? String(error)}`);
+    }
+    process.exit(0);
+  }
+
+  #handleSignals(): void {
+    let signalled = false;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (signalled) {
+        this.#logError(`weft: ${signal} again, exiting now`);
+        process.exit(1);
+      }
+      signalled = true;
+      this.#shutdownAndExit();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+
+  #broadcast(method: string): void {
+    const message = notification(method);
+    for (const session of this.#sessions) {
+      if (session.initialized && !session.closed) session.sink.send(message);
+    }
+  }
+}
+
+function checkServerOptions(options: McpServerOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError('new McpServer(options): options must be an object with at least name and version');
+  }
+  for (const key of Object.keys(options)) {
+    if (!SERVER_OPTION_KEYS.has(key)) {
+      throw new TypeError(
+        `McpServer: unknown option "${key}". Known options: ${[...SERVER_OPTION_KEYS].join(', ')}`,
+      );
+    }
+  }
+  for (const key of Object.keys(options.pool ?? {})) {
+    if (!POOL_OPTION_KEYS.has(key)) {
+      throw new TypeError(
+        `McpServer: unknown pool option "${key}". Known: ${[...POOL_OPTION_KEYS].join(', ')}`,
+      );
+    }
+  }
+  if (typeof options.name !== 'string' || options.name === '' || typeof options.version !== 'string') {
+    throw new TypeError(
+      'McpServer: name and version must be non-empty strings (they are sent as serverInfo)',
+    );
+  }
+  const positive = (value: number | undefined, what: string, allowZero: boolean) => {
+    if (value === undefined) return;
+    if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+      throw new TypeError(
+        `McpServer: ${what} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${value}`,
+      );
+    }
+  };
+  positive(options.timeoutMs, 'timeoutMs', true);
+  positive(options.pageSize, 'pageSize', false);
+  positive(options.pool?.maxThreads, 'pool.maxThreads', false);
+  positive(options.pool?.maxQueue, 'pool.maxQueue', true);
+  positive(options.pool?.graceMs, 'pool.graceMs', true);
+  positive(options.shutdownGraceMs, 'shutdownGraceMs', true);
+  positive(options.maxMessageBytes, 'maxMessageBytes', false);
+}

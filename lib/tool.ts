@@ -1,0 +1,17 @@
+/**
+ * `weft/tool`: what a tool module needs, and nothing heavier. Pool workers import tool modules, so
+ * this entry must not pull in the server, the router or the worker pool.
+ */
+
+export type { CallToolResult, ContentBlock } from './tools/content.js';
+export { CallAbandonedError, type LogLevel, type ToolContext } from './tools/tool-context.js';
+export type {
+  ArgsOf,
+  DefinedTool,
+  ObjectSchema,
+  OutputOf,
+  ToolDefinition,
+  ToolHandler,
+  ToolReturn,
+} from './tools/tool-definition.js';
+export { defineTool } from './tools/tool-definition.js';

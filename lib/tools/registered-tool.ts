@@ -1,0 +1,48 @@
+/**
+ * A tool after registration: its published descriptor, its compiled validators and the run-time
+ * settings the engine needs. Built once, read on every call, never mutated.
+ */
+import type { Validator } from './schema-compiler.js';
+import type { ToolDefinition, ToolHandler, WorkerResourceLimits } from './tool-definition.js';
+
+/** The `Tool` object of `tools/list`, exactly as published. */
+export interface ToolDescriptor {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: object;
+  outputSchema?: object;
+  annotations?: object;
+  icons?: object[];
+  _meta?: Record<string, unknown>;
+}
+
+interface RegisteredToolBase {
+  readonly name: string;
+  readonly definition: ToolDefinition<never, never>;
+  readonly descriptor: ToolDescriptor;
+  readonly validateArguments: Validator;
+  readonly validateOutput: Validator | undefined;
+  /** The tool's own deadline in ms (0 = none of its own). */
+  readonly timeoutMs: number;
+  /** Max calls of this tool in flight (Infinity = no limit of its own). */
+  readonly concurrency: number;
+  readonly structuredFailure:
+    | { timeout?: Record<string, unknown>; error?: Record<string, unknown> }
+    | undefined;
+}
+
+export interface RegisteredInlineTool extends RegisteredToolBase {
+  readonly blocking: false;
+  readonly handler: ToolHandler<never, never>;
+}
+
+export interface RegisteredBlockingTool extends RegisteredToolBase {
+  readonly blocking: true;
+  /** A file: URL the worker can `import()`. */
+  readonly moduleUrl: string;
+  readonly exportName: string;
+  readonly resourceLimits: WorkerResourceLimits | undefined;
+}
+
+export type RegisteredTool = RegisteredInlineTool | RegisteredBlockingTool;

@@ -1,0 +1,73 @@
+/**
+ * Turns whatever a handler returned into a CallToolResult, and the failure outcomes into the
+ * `isError` results the spec asks for (so a model can read what went wrong and try again).
+ *
+ * With an outputSchema, a successful result must carry conforming structuredContent; a handler that
+ * breaks its own schema gets a tool error naming the mismatch rather than a silently wrong answer.
+ */
+import { type CallToolResult, isCallToolResult, textResult } from './content.js';
+import type { RegisteredTool } from './registered-tool.js';
+
+export function shapeSuccess(tool: RegisteredTool, value: unknown): CallToolResult {
+  if (isCallToolResult(value)) {
+    if (tool.validateOutput && value.isError !== true) {
+      if (value.structuredContent === undefined) {
+        return toolFailure(
+          tool,
+          `Tool "${tool.name}" declares an outputSchema but returned no structuredContent`,
+        );
+      }
+      const problem = tool.validateOutput(value.structuredContent);
+      if (problem) return outputMismatch(tool, problem);
+    }
+    return value;
+  }
+  if (tool.validateOutput) {
+    const problem = tool.validateOutput(value);
+    if (problem) return outputMismatch(tool, problem);
+    return {
+      content: [{ type: 'text', text: JSON.stringify(value) }],
+      structuredContent: value as Record<string, unknown>,
+    };
+  }
+  if (typeof value === 'string') return textResult(value);
+  if (value === undefined || value === null) return { content: [] };
+  return textResult(JSON.stringify(value));
+}
+
+/** The result of a handler that threw: its message, never its stack. */
+export function toolFailure(tool: RegisteredTool, message: string): CallToolResult {
+  return withStructured(textResult(message, true), tool.structuredFailure?.error);
+}
+
+export function invalidArguments(tool: RegisteredTool, problem: string): CallToolResult {
+  return withStructured(
+    textResult(`Invalid arguments for tool "${tool.name}": ${problem}`, true),
+    tool.structuredFailure?.error,
+  );
+}
+
+export function timeoutResult(tool: RegisteredTool, limitMs: number): CallToolResult {
+  return withStructured(
+    textResult(
+      `Tool "${tool.name}" timed out: it did not finish within its ${limitMs} ms deadline, and was stopped`,
+      true,
+    ),
+    tool.structuredFailure?.timeout,
+  );
+}
+
+function outputMismatch(tool: RegisteredTool, problem: string): CallToolResult {
+  return toolFailure(
+    tool,
+    `Tool "${tool.name}" returned output that does not match its outputSchema: ${problem}`,
+  );
+}
+
+function withStructured(
+  result: CallToolResult,
+  structured: Record<string, unknown> | undefined,
+): CallToolResult {
+  if (structured !== undefined) result.structuredContent = structured;
+  return result;
+}

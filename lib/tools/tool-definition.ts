@@ -1,0 +1,152 @@
+/**
+ * What a user writes to define a tool, typed so that the handler's arguments are inferred from the
+ * input schema (written `as const`, or inline thanks to `const` type parameters).
+ *
+ * A blocking tool is defined in a module of its own that names itself (`module: import.meta.url`):
+ * the server imports the definition for its schema and options, the pool worker imports the very
+ * same module for its handler. One definition, used by both sides, so they cannot drift apart.
+ *
+ * This file must stay light: pool workers load it with every tool module.
+ */
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { CallToolResult } from './content.js';
+import type { ToolContext } from './tool-context.js';
+
+/** An object JSON Schema (2020-12 is the default dialect); every keyword is kept when published. */
+export type ObjectSchema = Exclude<JSONSchema, boolean> & { readonly type: 'object' };
+
+/** The argument type a schema describes; a loose record when the schema is not a literal type. */
+export type ArgsOf<S> = S extends ObjectSchema
+  ? string extends S['type']
+    ? Record<string, unknown>
+    : FromSchema<S>
+  : Record<string, unknown>;
+
+/** The structured output an `outputSchema` describes; anything when there is none. */
+export type OutputOf<O> = O extends ObjectSchema ? FromSchema<O> : unknown;
+
+/**
+ * What a handler may return: a string (one text block), a full CallToolResult (passed through), or
+ * with an outputSchema the structured value itself (sent as structuredContent plus a JSON text block).
+ */
+export type ToolReturn<O> = string | CallToolResult | OutputOf<O> | undefined;
+
+export type ToolHandler<S, O = undefined> = (
+  args: ArgsOf<S>,
+  ctx: ToolContext,
+) => ToolReturn<O> | Promise<ToolReturn<O>>;
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+export interface ToolIcon {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
+/** Heap caps for the worker threads that run a blocking tool (Node's `resourceLimits`). */
+export interface WorkerResourceLimits {
+  maxOldGenerationSizeMb?: number;
+  maxYoungGenerationSizeMb?: number;
+  codeRangeSizeMb?: number;
+  stackSizeMb?: number;
+}
+
+interface ToolCommon<S extends ObjectSchema, O extends ObjectSchema | undefined> {
+  /** 1 to 128 characters of [A-Za-z0-9_.-]; unique within a server. */
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema: S;
+  outputSchema?: O;
+  annotations?: ToolAnnotations;
+  icons?: ToolIcon[];
+  _meta?: Record<string, unknown>;
+  /** This tool's deadline in ms; it can only tighten the server's `timeoutMs`. 0 = none of its own. */
+  timeoutMs?: number;
+  /** At most this many calls of this tool run at once; more wait in the bounded queue. */
+  concurrency?: number;
+  /**
+   * With an outputSchema: the structured content that timeout and error results carry, so clients
+   * that read only structuredContent still get a well-formed value. Checked at registration.
+   */
+  structuredFailure?: { timeout?: OutputOf<O>; error?: OutputOf<O> };
+}
+
+export interface InlineToolDefinition<S extends ObjectSchema, O extends ObjectSchema | undefined = undefined>
+  extends ToolCommon<S, O> {
+  blocking?: false;
+  handler: ToolHandler<S, O>;
+}
+
+export interface BlockingToolDefinition<
+  S extends ObjectSchema,
+  O extends ObjectSchema | undefined = undefined,
+> extends ToolCommon<S, O> {
+  blocking: true;
+  /**
+   * The module a pool worker imports to find the handler: `import.meta.url` when this definition
+   * lives in that module (the recommended shape), or a URL / absolute path to another module.
+   */
+  module: string | URL;
+  /** Which export of `module` holds the handler (a function or a tool definition); default `default`. */
+  export?: string;
+  /** The handler, when this definition lives in `module` itself. Never called on the main thread. */
+  handler?: ToolHandler<S, O>;
+  /** Heap caps for the threads that run this tool; a heap overrun ends the call as panicked. */
+  resourceLimits?: WorkerResourceLimits;
+}
+
+export type ToolDefinition<
+  S extends ObjectSchema = ObjectSchema,
+  O extends ObjectSchema | undefined = undefined,
+> = InlineToolDefinition<S, O> | BlockingToolDefinition<S, O>;
+
+/** Every option key a tool definition may carry; anything else is refused at registration. */
+export const TOOL_OPTION_KEYS: ReadonlySet<string> = new Set([
+  'name',
+  'title',
+  'description',
+  'inputSchema',
+  'outputSchema',
+  'annotations',
+  'icons',
+  '_meta',
+  'timeoutMs',
+  'concurrency',
+  'structuredFailure',
+  'blocking',
+  'handler',
+  'module',
+  'export',
+  'resourceLimits',
+]);
+
+declare const checkedDefinition: unique symbol;
+
+/**
+ * A definition that has already been type-checked by `defineTool`. The mark exists only for the
+ * compiler: it lets `server.tool(definition)` accept it without inferring its schema types again.
+ */
+export interface DefinedTool {
+  readonly [checkedDefinition]: true;
+  readonly name: string;
+}
+
+/**
+ * Identity at run time; at compile time it infers the handler's argument type from the schemas.
+ * Use it for a tool defined in a module of its own (`export default defineTool({...})`).
+ */
+export function defineTool<
+  const S extends ObjectSchema,
+  const O extends ObjectSchema | undefined = undefined,
+>(definition: ToolDefinition<S, O>): ToolDefinition<S, O> & DefinedTool {
+  return definition as ToolDefinition<S, O> & DefinedTool;
+}

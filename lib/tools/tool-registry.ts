@@ -1,0 +1,204 @@
+/**
+ * The set of tools a server offers: registration checks, lookup, and the name-ordered listing.
+ *
+ * Every mistake a user can make in a definition is caught here, when the tool is registered, with a
+ * sentence that says what to fix: a server that starts is a server whose tools can all be called.
+ * The listing is kept sorted by name (code-unit order) because cursor pagination is only sound over
+ * a stable total order.
+ */
+import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { RegisteredTool, ToolDescriptor } from './registered-tool.js';
+import type { SchemaCompiler, Validator } from './schema-compiler.js';
+import { TOOL_OPTION_KEYS, type ToolDefinition } from './tool-definition.js';
+
+const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+const DESCRIPTOR_KEYS = ['title', 'description', 'outputSchema', 'annotations', 'icons', '_meta'] as const;
+
+export class ToolRegistrationError extends Error {
+  override readonly name = 'ToolRegistrationError';
+}
+
+export class ToolRegistry {
+  readonly #tools = new Map<string, RegisteredTool>();
+  #sorted: RegisteredTool[] | undefined;
+  readonly #compiler: SchemaCompiler;
+  readonly #onChange: () => void;
+
+  constructor(compiler: SchemaCompiler, onChange: () => void = () => {}) {
+    this.#compiler = compiler;
+    this.#onChange = onChange;
+  }
+
+  add(definition: ToolDefinition<never, never>): RegisteredTool {
+    const tool = this.#check(definition as unknown as ToolDefinition);
+    this.#tools.set(tool.name, tool);
+    this.#sorted = undefined;
+    this.#onChange();
+    return tool;
+  }
+
+  remove(name: string): boolean {
+    const removed = this.#tools.delete(name);
+    if (removed) {
+      this.#sorted = undefined;
+      this.#onChange();
+    }
+    return removed;
+  }
+
+  get(name: string): RegisteredTool | undefined {
+    return this.#tools.get(name);
+  }
+
+  get size(): number {
+    return this.#tools.size;
+  }
+
+  /** All tools in name order; the array is cached until the set changes. */
+  sorted(): readonly RegisteredTool[] {
+    if (this.#sorted === undefined) {
+      this.#sorted = [...this.#tools.values()].sort((a, b) =>
+        a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+      );
+    }
+    return this.#sorted;
+  }
+
+  #check(definition: ToolDefinition): RegisteredTool {
+    if (typeof definition !== 'object' || definition === null) {
+      throw new ToolRegistrationError(
+        'A tool definition must be an object with at least name, inputSchema and handler',
+      );
+    }
+    const label = typeof definition.name === 'string' ? `Tool "${definition.name}"` : 'A tool';
+    const fail = (message: string): never => {
+      throw new ToolRegistrationError(`${label}: ${message}`);
+    };
+
+    for (const key of Object.keys(definition)) {
+      if (!TOOL_OPTION_KEYS.has(key)) {
+        fail(`unknown option "${key}". Known options: ${[...TOOL_OPTION_KEYS].join(', ')}`);
+      }
+    }
+    if (typeof definition.name !== 'string' || !TOOL_NAME.test(definition.name)) {
+      fail('the name must be 1 to 128 characters of A-Z, a-z, 0-9, "_", "-" or "."');
+    }
+    if (this.#tools.has(definition.name)) {
+      fail('a tool with this name is already registered; tool names must be unique');
+    }
+
+    const validateArguments = this.#compileObjectSchema(definition.inputSchema, 'inputSchema', fail);
+    const validateOutput =
+      definition.outputSchema === undefined
+        ? undefined
+        : this.#compileObjectSchema(definition.outputSchema, 'outputSchema', fail);
+
+    const timeoutMs = definition.timeoutMs ?? 0;
+    if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
+      fail(
+        `timeoutMs must be a non-negative number of milliseconds (0 = no deadline of its own), got ${timeoutMs}`,
+      );
+    }
+    const concurrency = definition.concurrency ?? Number.POSITIVE_INFINITY;
+    if (!(concurrency === Number.POSITIVE_INFINITY || (Number.isInteger(concurrency) && concurrency >= 1))) {
+      fail(`concurrency must be a whole number of at least 1, got ${concurrency}`);
+    }
+
+    const structuredFailure = definition.structuredFailure as RegisteredTool['structuredFailure'];
+    if (structuredFailure !== undefined) {
+      if (!validateOutput) fail('structuredFailure needs an outputSchema to describe it');
+      for (const kind of ['timeout', 'error'] as const) {
+        const value = structuredFailure?.[kind];
+        const problem = value === undefined ? undefined : validateOutput?.(value);
+        if (problem) fail(`structuredFailure.${kind} does not match the outputSchema: ${problem}`);
+      }
+    }
+
+    const descriptor = describe(definition);
+    const base = {
+      name: definition.name,
+      definition: definition as unknown as ToolDefinition<never, never>,
+      descriptor,
+      validateArguments,
+      validateOutput,
+      timeoutMs,
+      concurrency,
+      structuredFailure,
+    };
+
+    if (definition.blocking === true) {
+      const moduleUrl = resolveModule(definition.module, fail);
+      if (
+        definition.export !== undefined &&
+        (typeof definition.export !== 'string' || definition.export === '')
+      ) {
+        fail('export must name an export of the module, for example "default" or "fibTool"');
+      }
+      if ('resourceLimits' in definition && definition.resourceLimits !== undefined) {
+        const limits = definition.resourceLimits;
+        for (const [key, value] of Object.entries(limits)) {
+          if (typeof value !== 'number' || !(value > 0))
+            fail(`resourceLimits.${key} must be a positive number of MB`);
+        }
+      }
+      return {
+        ...base,
+        blocking: true,
+        moduleUrl,
+        exportName: definition.export ?? 'default',
+        resourceLimits: definition.resourceLimits,
+      };
+    }
+    if (definition.blocking !== undefined && definition.blocking !== false) {
+      fail('blocking must be true or false');
+    }
+    if ('module' in definition || 'resourceLimits' in definition) {
+      fail('module and resourceLimits apply to blocking tools only; add blocking: true or remove them');
+    }
+    if (typeof definition.handler !== 'function') {
+      fail('an inline tool needs a handler function (or set blocking: true and give its module)');
+    }
+    return { ...base, blocking: false, handler: definition.handler as never };
+  }
+
+  #compileObjectSchema(schema: unknown, field: string, fail: (message: string) => never): Validator {
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+      fail(`${field} must be a JSON Schema object such as { type: 'object', properties: {...} }`);
+    }
+    if ((schema as { type?: unknown }).type !== 'object') {
+      fail(`${field} must describe an object: set type: 'object' at its top level`);
+    }
+    try {
+      return this.#compiler.compile(schema as object);
+    } catch (error) {
+      return fail(`${field} does not compile as JSON Schema 2020-12: ${(error as Error).message}`);
+    }
+  }
+}
+
+function describe(definition: ToolDefinition): ToolDescriptor {
+  const descriptor: ToolDescriptor = { name: definition.name, inputSchema: definition.inputSchema };
+  for (const key of DESCRIPTOR_KEYS) {
+    const value = definition[key];
+    if (value !== undefined) (descriptor as unknown as Record<string, unknown>)[key] = value;
+  }
+  return descriptor;
+}
+
+function resolveModule(module: unknown, fail: (message: string) => never): string {
+  const hint =
+    'a blocking tool needs module: import.meta.url (in the file that defines it) or the URL of a module ' +
+    'whose export is the handler';
+  let url: URL;
+  if (module instanceof URL) url = module;
+  else if (typeof module === 'string' && module.startsWith('file:')) url = new URL(module);
+  else if (typeof module === 'string' && isAbsolute(module)) url = pathToFileURL(module);
+  else return fail(hint);
+  if (url.protocol !== 'file:') fail(`module must be a file: URL a worker can import, got ${url.href}`);
+  if (!existsSync(fileURLToPath(url))) {
+    fail(`module ${url.href} does not exist; ${hint} (did the build emit it?)`);
+  }
+  return url.href;
+}

@@ -1,0 +1,104 @@
+/**
+ * The stdio transport: newline-delimited JSON-RPC on stdin/stdout.
+ *
+ * stdout carries protocol and nothing else (logs go to stderr). Outgoing messages produced during
+ * one turn of the event loop are written together, which keeps throughput high under pipelined
+ * load without delaying any answer past the current turn. Every malformed line is answered, with
+ * `id: null`, and the stream carries on.
+ */
+import type { Readable, Writable } from 'node:stream';
+import { failure, parseError } from '../protocol/json-rpc.js';
+import { ProtocolError } from '../protocol/protocol-error.js';
+import type { Connect, Connection } from './connection.js';
+import { type LineEvent, LineSplitter } from './line-splitter.js';
+
+export interface StdioOptions {
+  input?: Readable;
+  output?: Writable;
+  /** Largest accepted message in bytes; a longer line gets an error, the stream goes on. */
+  maxMessageBytes: number;
+}
+
+export class StdioTransport {
+  readonly #connection: Connection;
+  readonly #input: Readable;
+  readonly #output: Writable;
+  readonly #splitter: LineSplitter;
+  readonly #maxMessageBytes: number;
+  #outbox: string[] = [];
+  #flushScheduled = false;
+  readonly ended: Promise<void>;
+
+  constructor(connect: Connect, options: StdioOptions) {
+    this.#input = options.input ?? process.stdin;
+    this.#output = options.output ?? process.stdout;
+    this.#maxMessageBytes = options.maxMessageBytes;
+    this.#splitter = new LineSplitter(options.maxMessageBytes);
+    this.#connection = connect({ send: (message) => this.#enqueue(JSON.stringify(message)) });
+    this.ended = new Promise<void>((resolve) => {
+      this.#input.on('data', (chunk: Buffer) => {
+        for (const event of this.#splitter.push(chunk)) this.#onLine(event);
+      });
+      this.#input.once('end', () => {
+        for (const event of this.#splitter.end()) this.#onLine(event);
+        resolve();
+      });
+      this.#input.once('close', () => resolve());
+    });
+  }
+
+  /** Stops reading; in-flight calls keep running until the server closes them. */
+  stopReading(): void {
+    this.#input.pause();
+  }
+
+  /** Writes what is queued now; used before the process exits. */
+  flush(): Promise<void> {
+    this.#flush();
+    return new Promise((resolve) => this.#output.write('', () => resolve()));
+  }
+
+  #onLine(event: LineEvent): void {
+    if (event.kind === 'too-large') {
+      this.#enqueue(
+        JSON.stringify(
+          failure(
+            null,
+            ProtocolError.invalidRequest(
+              `Message of ${event.bytes} bytes exceeds the ${this.#maxMessageBytes}-byte limit (maxMessageBytes)`,
+            ),
+          ),
+        ),
+      );
+      return;
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(event.text);
+    } catch (error) {
+      this.#enqueue(JSON.stringify(parseError((error as Error).message)));
+      return;
+    }
+    this.#connection.receive(value);
+  }
+
+  #enqueue(text: string): void {
+    this.#outbox.push(text);
+    if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      setImmediate(() => this.#flush());
+    }
+  }
+
+  #flush(): void {
+    this.#flushScheduled = false;
+    if (this.#outbox.length === 0) return;
+    const text = `${this.#outbox.join('\n')}\n`;
+    this.#outbox = [];
+    this.#output.write(text);
+  }
+
+  close(): void {
+    this.#connection.close();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * What a pool thread runs for each blocking call: find the tool's handler, run it with a worker
+ * context, and hand back a result the main thread can trust.
+ *
+ * Handler failures are returned as values, never thrown, so that on the main thread a rejected task
+ * means one thing only: the worker itself died (exit, out of memory, crash). A result that cannot
+ * cross the thread boundary (a function, a symbol) becomes a tool error here instead of killing the
+ * worker while it posts the answer.
+ */
+import type { PoolTask, PoolTaskResult } from '../lib/engine/worker-protocol.js';
+import type { ToolContext } from '../lib/tools/tool-context.js';
+import { CallAbandonedError } from '../lib/tools/tool-context.js';
+import { createWorkerContext } from './worker-context.js';
+
+type Handler = (args: unknown, ctx: ToolContext) => unknown;
+
+const handlers = new Map<string, Promise<Handler>>();
+
+export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
+  const ctx = createWorkerContext(task);
+  try {
+    const handler = await handlerFor(task);
+    const value = await handler(task.args, ctx);
+    assertTransferable(value, task.toolName);
+    return { ok: true, value };
+  } catch (error) {
+    return {
+      ok: false,
+      message: error instanceof Error ? error.message || error.name : String(error),
+      abandoned: error instanceof CallAbandonedError,
+    };
+  } finally {
+    ctx.finish();
+  }
+}
+
+function handlerFor(task: PoolTask): Promise<Handler> {
+  const key = `${task.moduleUrl}#${task.exportName}#${task.toolName}`;
+  let found = handlers.get(key);
+  if (!found) {
+    found = import(task.moduleUrl).then((module: Record<string, unknown>) => pickHandler(module, task));
+    // A module that failed to load may be fixed on disk; do not cache the failure.
+    found.catch(() => handlers.delete(key));
+    handlers.set(key, found);
+  }
+  return found;
+}
+
+function pickHandler(module: Record<string, unknown>, task: PoolTask): Handler {
+  const direct = asHandler(module[task.exportName], task.toolName);
+  if (direct) return direct;
+  if (task.exportName === 'default') {
+    for (const value of Object.values(module)) {
+      const named = asHandler(value, task.toolName);
+      if (named && typeof value === 'object') return named;
+    }
+  }
+  throw new Error(
+    `Tool "${task.toolName}": ${task.moduleUrl} has no export "${task.exportName}" holding its handler. ` +
+      'Export the tool definition (export default defineTool({...})) or the handler function.',
+  );
+}
+
+function asHandler(value: unknown, toolName: string): Handler | undefined {
+  if (typeof value === 'function') return value as Handler;
+  if (typeof value === 'object' && value !== null) {
+    const definition = value as { name?: unknown; handler?: unknown };
+    if (
+      typeof definition.handler === 'function' &&
+      (definition.name === undefined || definition.name === toolName)
+    ) {
+      return definition.handler as Handler;
+    }
+  }
+  return undefined;
+}
+
+function assertTransferable(value: unknown, toolName: string): void {
+  if (typeof value !== 'object' || value === null) {
+    if (typeof value === 'function' || typeof value === 'symbol')
+      throw notTransferable(toolName, typeof value);
+    return;
+  }
+  try {
+    structuredClone(value);
+  } catch (error) {
+    throw notTransferable(toolName, (error as Error).message);
+  }
+}
+
+function notTransferable(toolName: string, detail: string): Error {
+  return new Error(
+    `Tool "${toolName}" returned a value that cannot be sent to the client (${detail}); return JSON data, a string or a CallToolResult`,
+  );
+}

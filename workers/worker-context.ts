@@ -1,0 +1,94 @@
+/**
+ * The `ctx` a blocking handler receives inside a pool worker.
+ *
+ * `checkpoint()` reads the call's shared flag with one atomic load, so it is cheap enough for a hot
+ * loop. `signal` is created only when a handler asks for it: it waits on the same flag with
+ * `Atomics.waitAsync`, which the main thread wakes with `Atomics.notify`. Progress is coalesced
+ * (at most one message per PROGRESS_INTERVAL_MS, always increasing) so a handler may report from
+ * its inner loop without flooding the main thread.
+ */
+import { parentPort } from 'node:worker_threads';
+import { AbandonCode, abandonReason } from '../lib/engine/abandon-reason.js';
+import type { PoolTask, WorkerEvent } from '../lib/engine/worker-protocol.js';
+import {
+  CallAbandonedError,
+  LOG_LEVELS,
+  type LogLevel,
+  type ToolContext,
+} from '../lib/tools/tool-context.js';
+
+const PROGRESS_INTERVAL_MS = 20;
+
+export interface WorkerToolContext extends ToolContext {
+  /** Releases the signal's waiter; called by the pool entry when the handler is done. */
+  finish(): void;
+}
+
+export function createWorkerContext(task: PoolTask): WorkerToolContext {
+  const { flag, callId } = task;
+  let controller: AbortController | undefined;
+  let lastProgress = Number.NEGATIVE_INFINITY;
+  let lastSentAt = 0;
+
+  const abandonedError = (): CallAbandonedError | undefined => {
+    const reason = abandonReason(Atomics.load(flag, 0));
+    return reason === undefined ? undefined : new CallAbandonedError(reason);
+  };
+
+  const post = (event: WorkerEvent) => {
+    try {
+      parentPort?.postMessage(event);
+    } catch {
+      // Uncloneable log data: the call must not die for a log line.
+      if (event.weft === 'log') parentPort?.postMessage({ ...event, data: String(event.data) });
+    }
+  };
+
+  return {
+    deadline: task.deadline,
+    get signal(): AbortSignal {
+      if (!controller) {
+        controller = new AbortController();
+        const abort = controller;
+        const already = abandonedError();
+        if (already) abort.abort(already);
+        else {
+          const waiting = Atomics.waitAsync(flag, 0, AbandonCode.Running);
+          const wake = () => {
+            const error = abandonedError();
+            if (error) abort.abort(error);
+          };
+          if (waiting.async) waiting.value.then(wake);
+          else wake();
+        }
+      }
+      return controller.signal;
+    },
+    checkpoint() {
+      const error = abandonedError();
+      if (error) throw error;
+    },
+    progress(progress: number, total?: number, message?: string) {
+      if (!task.wantsProgress || !(progress > lastProgress)) return;
+      const now = Date.now();
+      const final = total !== undefined && progress >= total;
+      if (!final && now - lastSentAt < PROGRESS_INTERVAL_MS) return;
+      lastProgress = progress;
+      lastSentAt = now;
+      const event: WorkerEvent = { weft: 'progress', callId, progress };
+      if (total !== undefined) event.total = total;
+      if (message !== undefined) event.message = message;
+      post(event);
+    },
+    log(level: LogLevel, data: unknown) {
+      if (LOG_LEVELS.indexOf(level) < task.minLogLevel) return;
+      post({ weft: 'log', callId, level, data });
+    },
+    finish() {
+      if (controller && Atomics.load(flag, 0) === AbandonCode.Running) {
+        Atomics.store(flag, 0, AbandonCode.Finished);
+        Atomics.notify(flag, 0);
+      }
+    },
+  };
+}
