@@ -1,0 +1,86 @@
+/**
+ * Blocking tools that misbehave on purpose, for the engine and end-to-end tests. Each one is its
+ * own definition with `module: import.meta.url`, as users write them.
+ */
+import { defineTool } from '../../lib/tool.js';
+
+const noArgs = { type: 'object', additionalProperties: false } as const;
+
+export const crash = defineTool({
+  name: 'crash',
+  description: 'Kills its worker thread with process.exit().',
+  inputSchema: noArgs,
+  blocking: true,
+  module: import.meta.url,
+  handler: () => {
+    process.exit(3);
+  },
+});
+
+export const fail = defineTool({
+  name: 'fail',
+  description: 'Throws an error with a message.',
+  inputSchema: noArgs,
+  blocking: true,
+  module: import.meta.url,
+  handler: () => {
+    throw new Error('the fixture failed on purpose');
+  },
+});
+
+export const cooperative = defineTool({
+  name: 'cooperative',
+  description: 'Spins but checks ctx.checkpoint() often; counts how far it got.',
+  inputSchema: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] },
+  blocking: true,
+  module: import.meta.url,
+  handler: ({ ms }, ctx) => {
+    const until = Date.now() + ms;
+    while (Date.now() < until) ctx.checkpoint();
+    return 'finished';
+  },
+});
+
+export const progress = defineTool({
+  name: 'progress',
+  description: 'Reports progress steps, a few ms apart, then returns.',
+  inputSchema: { type: 'object', properties: { steps: { type: 'integer' } }, required: ['steps'] },
+  blocking: true,
+  module: import.meta.url,
+  handler: ({ steps }, ctx) => {
+    for (let step = 1; step <= steps; step++) {
+      const until = Date.now() + 30;
+      while (Date.now() < until) ctx.checkpoint();
+      ctx.progress(step, steps, `step ${step}`);
+      ctx.log('info', { step });
+    }
+    return `${steps} steps`;
+  },
+});
+
+export const busy = defineTool({
+  name: 'busy',
+  description: 'A busy loop with no checkpoints.',
+  inputSchema: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] },
+  blocking: true,
+  module: import.meta.url,
+  handler: ({ ms }) => {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {}
+    return `busy ${ms}`;
+  },
+});
+
+export const runaway = defineTool({
+  name: 'runaway',
+  description: 'A busy loop with no checkpoints and a 500 ms deadline of its own.',
+  inputSchema: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] },
+  blocking: true,
+  module: import.meta.url,
+  timeoutMs: 500,
+  handler: ({ ms }) => {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {}
+    return `ran ${ms}`;
+  },
+});
