@@ -22,19 +22,23 @@ export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
     const handler = await handlerFor(task);
     const value = await handler(task.args, ctx);
     assertTransferable(value, task.toolName);
-    return { ok: true, value };
+    return { ok: true, value, events: ctx.eventsSent };
   } catch (error) {
     return {
       ok: false,
       message: error instanceof Error ? error.message || error.name : String(error),
       abandoned: error instanceof CallAbandonedError,
+      events: ctx.eventsSent,
     };
   } finally {
     ctx.finish();
   }
 }
 
-function handlerFor(task: PoolTask): Promise<Handler> {
+/** What finding a handler needs; pool processes (workers/process-entry) use this too. */
+export type HandlerAddress = Pick<PoolTask, 'toolName' | 'moduleUrl' | 'exportName'>;
+
+export function handlerFor(task: HandlerAddress): Promise<Handler> {
   const key = `${task.moduleUrl}#${task.exportName}#${task.toolName}`;
   let found = handlers.get(key);
   if (!found) {
@@ -46,7 +50,7 @@ function handlerFor(task: PoolTask): Promise<Handler> {
   return found;
 }
 
-function pickHandler(module: Record<string, unknown>, task: PoolTask): Handler {
+function pickHandler(module: Record<string, unknown>, task: HandlerAddress): Handler {
   const direct = asHandler(module[task.exportName], task.toolName);
   if (direct) return direct;
   if (task.exportName === 'default') {
@@ -75,7 +79,7 @@ function asHandler(value: unknown, toolName: string): Handler | undefined {
   return undefined;
 }
 
-function assertTransferable(value: unknown, toolName: string): void {
+export function assertTransferable(value: unknown, toolName: string): void {
   if (typeof value !== 'object' || value === null) {
     if (typeof value === 'function' || typeof value === 'symbol')
       throw notTransferable(toolName, typeof value);

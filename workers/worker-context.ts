@@ -22,6 +22,8 @@ const PROGRESS_INTERVAL_MS = 20;
 export interface WorkerToolContext extends ToolContext {
   /** Releases the signal's waiter; called by the pool entry when the handler is done. */
   finish(): void;
+  /** How many progress/log events this call has posted so far. */
+  readonly eventsSent: number;
 }
 
 export function createWorkerContext(task: PoolTask): WorkerToolContext {
@@ -29,6 +31,7 @@ export function createWorkerContext(task: PoolTask): WorkerToolContext {
   let controller: AbortController | undefined;
   let lastProgress = Number.NEGATIVE_INFINITY;
   let lastSentAt = 0;
+  let eventsSent = 0;
 
   const abandonedError = (): CallAbandonedError | undefined => {
     const reason = abandonReason(Atomics.load(flag, 0));
@@ -38,14 +41,21 @@ export function createWorkerContext(task: PoolTask): WorkerToolContext {
   const post = (event: WorkerEvent) => {
     try {
       parentPort?.postMessage(event);
+      eventsSent++;
     } catch {
       // Uncloneable log data: the call must not die for a log line.
-      if (event.weft === 'log') parentPort?.postMessage({ ...event, data: String(event.data) });
+      if (event.weft === 'log') {
+        parentPort?.postMessage({ ...event, data: String(event.data) });
+        eventsSent++;
+      }
     }
   };
 
   return {
     deadline: task.deadline,
+    get eventsSent() {
+      return eventsSent;
+    },
     get signal(): AbortSignal {
       if (!controller) {
         controller = new AbortController();

@@ -20,9 +20,15 @@ export interface PoolTask {
   minLogLevel: number;
 }
 
+/**
+ * `events` counts the progress and log events the call posted on parentPort. That port and the
+ * task's result port are separate channels with no ordering between them, so the executor holds a
+ * result back until it has seen that many events: what a handler reported before returning is
+ * delivered before its answer.
+ */
 export type PoolTaskResult =
-  | { ok: true; value: unknown }
-  | { ok: false; message: string; abandoned: boolean };
+  | { ok: true; value: unknown; events: number }
+  | { ok: false; message: string; abandoned: boolean; events: number };
 
 export type WorkerEvent =
   | { weft: 'progress'; callId: number; progress: number; total?: number; message?: string }
