@@ -38,6 +38,11 @@ export interface McpServerOptions {
   shutdownGraceMs?: number;
   /** Largest accepted message in bytes (default 16 MiB). */
   maxMessageBytes?: number;
+  /**
+   * Largest result one tool call may return, measured as JSON text (default 16 MiB; 0 = no cap).
+   * A larger result becomes a tool error that says how large it was.
+   */
+  maxResultBytes?: number;
   /** Where server-side diagnostics go (default: stderr; never stdout, which may carry protocol). */
   logError?: (message: string) => void;
 }
@@ -59,6 +64,7 @@ const SERVER_OPTION_KEYS = new Set([
   'pool',
   'shutdownGraceMs',
   'maxMessageBytes',
+  'maxResultBytes',
   'logError',
 ]);
 const POOL_OPTION_KEYS = new Set(['maxThreads', 'maxQueue', 'graceMs']);
@@ -85,6 +91,7 @@ export class McpServer {
       maxThreads: options.pool?.maxThreads ?? availableParallelism(),
       maxQueue: options.pool?.maxQueue ?? 256,
       graceMs: options.pool?.graceMs ?? 200,
+      maxResultBytes: options.maxResultBytes ?? 16 * 1024 * 1024,
       logError: this.#logError,
     });
     this.#router = new Router(this.#logError);
@@ -253,4 +260,5 @@ function checkServerOptions(options: McpServerOptions): void {
   positive(options.pool?.graceMs, 'pool.graceMs', true);
   positive(options.shutdownGraceMs, 'shutdownGraceMs', true);
   positive(options.maxMessageBytes, 'maxMessageBytes', false);
+  positive(options.maxResultBytes, 'maxResultBytes', true);
 }

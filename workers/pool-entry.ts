@@ -14,6 +14,10 @@ import { createWorkerContext } from './worker-context.js';
 
 type Handler = (args: unknown, ctx: ToolContext) => unknown;
 
+// A worker's stdout is piped into the server's stdout, which may be the stdio transport: a stray
+// console.log in tool code must not corrupt the protocol stream, so it goes to stderr instead.
+process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+
 const handlers = new Map<string, Promise<Handler>>();
 
 export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {

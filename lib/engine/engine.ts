@@ -10,6 +10,8 @@ import type { EngineCall } from './engine-call.js';
 import { InlineExecutor } from './inline-executor.js';
 import type { Outcome } from './outcome.js';
 import { PoolExecutor } from './pool-executor.js';
+import { ProcessExecutor } from './process-executor.js';
+import { limitResult } from './result-limit.js';
 
 export interface EngineOptions {
   /** Worker threads for blocking tools (default: the machine's available parallelism). */
@@ -18,6 +20,8 @@ export interface EngineOptions {
   maxQueue: number;
   /** How long a cooperative blocking handler gets to stop before its thread is terminated. */
   graceMs: number;
+  /** Largest result a call may return, as JSON text; larger ones become tool errors. 0 = no cap. */
+  maxResultBytes?: number;
   logError: (message: string) => void;
 }
 
@@ -25,17 +29,28 @@ export class Engine {
   readonly #admission: Admission;
   readonly #inline: InlineExecutor;
   readonly #pool: PoolExecutor;
+  readonly #processes: ProcessExecutor;
+  readonly #maxResultBytes: number;
 
   constructor(options: EngineOptions) {
     this.#admission = new Admission({ threads: options.maxThreads, maxQueue: options.maxQueue });
     this.#inline = new InlineExecutor(this.#admission);
     this.#pool = new PoolExecutor(this.#admission, options);
+    // Process-isolated tools share the thread slots: both stand for a core's worth of work.
+    this.#processes = new ProcessExecutor(this.#admission, options);
+    this.#maxResultBytes = options.maxResultBytes ?? 0;
   }
 
   run(call: EngineCall): Promise<Outcome> {
-    return call.tool.blocking
-      ? this.#pool.run(call as EngineCall & { tool: RegisteredBlockingTool })
-      : this.#inline.run(call as EngineCall & { tool: RegisteredInlineTool });
+    const cap = this.#maxResultBytes;
+    const outcome = this.#dispatch(call);
+    return cap > 0 ? outcome.then((decided) => limitResult(call.tool.name, decided, cap)) : outcome;
+  }
+
+  #dispatch(call: EngineCall): Promise<Outcome> {
+    if (!call.tool.blocking) return this.#inline.run(call as EngineCall & { tool: RegisteredInlineTool });
+    const blocking = call as EngineCall & { tool: RegisteredBlockingTool };
+    return blocking.tool.isolation === 'process' ? this.#processes.run(blocking) : this.#pool.run(blocking);
   }
 
   warmUp(): void {
@@ -55,7 +70,12 @@ export class Engine {
     return this.#pool.threadCount;
   }
 
-  close(): Promise<void> {
-    return this.#pool.close();
+  /** Pool child processes alive now (tools with isolation: 'process'). */
+  get processCount(): number {
+    return this.#processes.processCount;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.#pool.close(), this.#processes.close()]);
   }
 }

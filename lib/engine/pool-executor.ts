@@ -19,6 +19,7 @@ import { type AbandonReason, abandonCode } from './abandon-reason.js';
 import { type Admission, OverloadedError, type Release } from './admission.js';
 import { type CallEvents, cancelReasonOf, type EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
+import { envKey, workerEnv } from './worker-env.js';
 import { isWorkerEvent, type PoolTask, type PoolTaskResult } from './worker-protocol.js';
 
 const POOL_ENTRY = fileURLToPath(new URL('../../workers/pool-entry.js', import.meta.url));
@@ -56,7 +57,7 @@ export class PoolExecutor {
 
   /** Starts the default pool's threads now, so the first blocking call does not pay for them. */
   warmUp(): void {
-    this.#poolFor(undefined);
+    this.#poolFor(undefined, undefined);
   }
 
   run(call: EngineCall & { tool: RegisteredBlockingTool }): Promise<Outcome> {
@@ -98,7 +99,7 @@ export class PoolExecutor {
       }
 
       const start = (release: Release) => {
-        const pool = this.#poolFor(call.tool.resourceLimits);
+        const pool = this.#poolFor(call.tool.resourceLimits, call.tool.env);
         const task: RunningTask = {
           pool,
           flag: new Int32Array(new SharedArrayBuffer(4)),
@@ -190,11 +191,13 @@ export class PoolExecutor {
     }
   }
 
-  #poolFor(limits: RegisteredBlockingTool['resourceLimits']): Piscina {
-    const key = limits ? JSON.stringify(Object.entries(limits).sort()) : '';
+  #poolFor(limits: RegisteredBlockingTool['resourceLimits'], env: RegisteredBlockingTool['env']): Piscina {
+    // Threads are shared only by tools with the same heap caps and the same environment.
+    const key = `${limits ? JSON.stringify(Object.entries(limits).sort()) : ''}|${envKey(env)}`;
     let pool = this.#pools.get(key);
     if (pool) return pool;
-    const isDefault = key === '';
+    const isDefault = key === '|';
+    const threadEnv = workerEnv(env);
     pool = new Piscina({
       filename: POOL_ENTRY,
       maxThreads: this.#options.maxThreads,
@@ -202,6 +205,7 @@ export class PoolExecutor {
       minThreads: isDefault ? this.#options.maxThreads : 0,
       idleTimeout: isDefault ? 0 : 30_000,
       ...(limits ? { resourceLimits: limits } : {}),
+      ...(threadEnv ? { env: threadEnv } : {}),
     });
     pool.on('message', (event: unknown) => {
       if (!isWorkerEvent(event)) return;

@@ -3,7 +3,13 @@
  * settings the engine needs. Built once, read on every call, never mutated.
  */
 import type { Validator } from './schema-compiler.js';
-import type { ToolDefinition, ToolHandler, WorkerResourceLimits } from './tool-definition.js';
+import type {
+  ToolDefinition,
+  ToolEnv,
+  ToolHandler,
+  ToolIsolation,
+  WorkerResourceLimits,
+} from './tool-definition.js';
 
 /** The `Tool` object of `tools/list`, exactly as published. */
 export interface ToolDescriptor {
@@ -43,6 +49,10 @@ export interface RegisteredBlockingTool extends RegisteredToolBase {
   readonly moduleUrl: string;
   readonly exportName: string;
   readonly resourceLimits: WorkerResourceLimits | undefined;
+  /** 'thread' (a pool thread) or 'process' (a pool child process, killed outright when abandoned). */
+  readonly isolation: ToolIsolation;
+  /** undefined = the non-secret baseline only; true = the server's environment; a record = baseline + it. */
+  readonly env: ToolEnv | undefined;
 }
 
 export type RegisteredTool = RegisteredInlineTool | RegisteredBlockingTool;

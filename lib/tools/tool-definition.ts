@@ -102,7 +102,24 @@ export interface BlockingToolDefinition<
   handler?: ToolHandler<S, O>;
   /** Heap caps for the threads that run this tool; a heap overrun ends the call as panicked. */
   resourceLimits?: WorkerResourceLimits;
+  /**
+   * Where the handler runs: `'thread'` (default) in a pool thread, `'process'` in a pool child
+   * process that is killed outright at the deadline or cancel, with every process it started. Use
+   * `'process'` for handlers that block inside native code (`execSync`, `Atomics.wait`, a sync
+   * addon), which no thread termination can interrupt. It costs more per call: see
+   * docs/failure-semantics.md.
+   */
+  isolation?: ToolIsolation;
+  /**
+   * The environment the handler sees. By default a worker gets only a small non-secret baseline
+   * (PATH, TMPDIR, TZ, LANG and friends), never the server's secrets. `true` shares the server's
+   * whole environment; a record adds exactly those variables to the baseline.
+   */
+  env?: ToolEnv;
 }
+
+export type ToolIsolation = 'thread' | 'process';
+export type ToolEnv = true | Readonly<Record<string, string>>;
 
 export type ToolDefinition<
   S extends ObjectSchema = ObjectSchema,
@@ -127,6 +144,8 @@ export const TOOL_OPTION_KEYS: ReadonlySet<string> = new Set([
   'module',
   'export',
   'resourceLimits',
+  'isolation',
+  'env',
 ]);
 
 declare const checkedDefinition: unique symbol;

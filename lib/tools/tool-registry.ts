@@ -143,19 +143,37 @@ export class ToolRegistry {
             fail(`resourceLimits.${key} must be a positive number of MB`);
         }
       }
+      const isolation = definition.isolation ?? 'thread';
+      if (isolation !== 'thread' && isolation !== 'process') {
+        fail(`isolation must be 'thread' or 'process', got ${JSON.stringify(isolation)}`);
+      }
+      if (isolation === 'process') {
+        for (const key of Object.keys(definition.resourceLimits ?? {})) {
+          if (key !== 'maxOldGenerationSizeMb') {
+            fail(
+              `resourceLimits.${key} applies to threads only; with isolation: 'process' use maxOldGenerationSizeMb`,
+            );
+          }
+        }
+      }
+      checkEnv(definition.env, fail);
       return {
         ...base,
         blocking: true,
         moduleUrl,
         exportName: definition.export ?? 'default',
         resourceLimits: definition.resourceLimits,
+        isolation,
+        env: definition.env,
       };
     }
     if (definition.blocking !== undefined && definition.blocking !== false) {
       fail('blocking must be true or false');
     }
-    if ('module' in definition || 'resourceLimits' in definition) {
-      fail('module and resourceLimits apply to blocking tools only; add blocking: true or remove them');
+    for (const key of ['module', 'resourceLimits', 'isolation', 'env'] as const) {
+      if (key in definition) {
+        fail(`${key} applies to blocking tools only; add blocking: true or remove it`);
+      }
     }
     if (typeof definition.handler !== 'function') {
       fail('an inline tool needs a handler function (or set blocking: true and give its module)');
@@ -185,6 +203,15 @@ function describe(definition: ToolDefinition): ToolDescriptor {
     if (value !== undefined) (descriptor as unknown as Record<string, unknown>)[key] = value;
   }
   return descriptor;
+}
+
+function checkEnv(env: unknown, fail: (message: string) => never): void {
+  if (env === undefined || env === true) return;
+  const hint = "env must be true (share the server's environment) or a record of string variables";
+  if (typeof env !== 'object' || env === null || Array.isArray(env)) fail(hint);
+  for (const [key, value] of Object.entries(env as object)) {
+    if (typeof value !== 'string') fail(`${hint}; env.${key} is ${typeof value}`);
+  }
 }
 
 function resolveModule(module: unknown, fail: (message: string) => never): string {

@@ -1,0 +1,235 @@
+/**
+ * Runs tools with `isolation: 'process'` in a pool of child processes (tinypool's `child_process`
+ * runtime), and kills them outright when their call is abandoned.
+ *
+ * A thread can be terminated only between JavaScript instructions: a handler blocked inside native
+ * code (`execSync`, `Atomics.wait`, a synchronous addon) keeps its thread, and its slot, until that
+ * call returns. A process can always be killed. So at the deadline or cancel the outcome is decided
+ * and answered at once, then the child and every process it spawned are killed (process-tree.ts):
+ * no grace, since there is no shared flag a handler could be watching.
+ *
+ * Slots are counted as for threads, in the same admission control: a call holds its slot until its
+ * process has really exited, so a dying process never lets more work run than there are slots.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Tinypool } from 'tinypool';
+import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
+import type { AbandonReason } from './abandon-reason.js';
+import { type Admission, OverloadedError, type Release } from './admission.js';
+import { type CallEvents, cancelReasonOf, type EngineCall } from './engine-call.js';
+import type { Outcome } from './outcome.js';
+import { isProcessEvent, type ProcessEvent, type ProcessTask } from './process-protocol.js';
+import { killProcessTree } from './process-tree.js';
+import { envKey, workerEnv } from './worker-env.js';
+import type { PoolTaskResult } from './worker-protocol.js';
+
+const PROCESS_ENTRY = fileURLToPath(new URL('../../workers/process-entry.js', import.meta.url));
+
+/** Idle child processes are kept this long for the next call, then stopped. */
+const IDLE_TIMEOUT_MS = 30_000;
+
+export interface ProcessExecutorOptions {
+  /** Processes that may run at once per pool (the admission control caps the total). */
+  maxThreads: number;
+  /** Where unexpected child deaths are reported in full (the client sees a redacted message). */
+  logError: (message: string) => void;
+}
+
+interface RunningCall {
+  readonly pool: Tinypool;
+  readonly events: CallEvents;
+  readonly release: Release;
+  /** Announced by the child when the call starts. */
+  pid?: number;
+  /** The call was abandoned before the child announced itself: kill it as soon as it does. */
+  killOnStart: boolean;
+  killed: boolean;
+  finished: boolean;
+}
+
+/** The part of tinypool's process worker this executor reads: its pid and its ChildProcess. */
+interface ProcessWorkerView {
+  threadId?: number;
+  process?: ChildProcess;
+}
+
+export class ProcessExecutor {
+  readonly #admission: Admission;
+  readonly #options: ProcessExecutorOptions;
+  readonly #pools = new Map<string, Tinypool>();
+  readonly #calls = new Map<number, RunningCall>();
+  #nextCallId = 1;
+  #closed = false;
+
+  constructor(admission: Admission, options: ProcessExecutorOptions) {
+    this.#admission = admission;
+    this.#options = options;
+  }
+
+  run(call: EngineCall & { tool: RegisteredBlockingTool }): Promise<Outcome> {
+    return new Promise<Outcome>((resolve) => {
+      const callId = this.#nextCallId++;
+      const budgetMs = call.budgetMs;
+      const stopWaiting = new AbortController();
+      let running: RunningCall | undefined;
+      let decided = false;
+
+      const decide = (outcome: Outcome) => {
+        if (decided) return;
+        decided = true;
+        clearTimeout(deadlineTimer);
+        call.signal.removeEventListener('abort', onCancel);
+        resolve(outcome);
+      };
+
+      const abandon = (reason: AbandonReason) => {
+        if (decided) return;
+        decide(reason === 'timeout' ? { kind: 'timeout', limitMs: budgetMs } : { kind: 'cancelled', reason });
+        if (!running) stopWaiting.abort(reason);
+        else if (running.pid === undefined) running.killOnStart = true;
+        else this.#kill(callId, running);
+      };
+
+      const onCancel = () => abandon(cancelReasonOf(call.signal));
+      const deadlineTimer = budgetMs > 0 ? setTimeout(() => abandon('timeout'), budgetMs) : undefined;
+      call.signal.addEventListener('abort', onCancel, { once: true });
+      if (call.signal.aborted) {
+        onCancel();
+        return;
+      }
+
+      const start = (release: Release) => {
+        const pool = this.#poolFor(call.tool);
+        const entry: RunningCall = {
+          pool,
+          events: call.events,
+          release,
+          killOnStart: false,
+          killed: false,
+          finished: false,
+        };
+        running = entry;
+        this.#calls.set(callId, entry);
+        const task: ProcessTask = {
+          callId,
+          toolName: call.tool.name,
+          moduleUrl: call.tool.moduleUrl,
+          exportName: call.tool.exportName,
+          args: call.args,
+          deadline: budgetMs > 0 ? Date.now() + budgetMs : undefined,
+          wantsProgress: call.events.progress !== undefined,
+          minLogLevel: call.events.minLogLevel,
+        };
+        pool.run(task, { channel: this.#channel }).then(
+          (result: PoolTaskResult) => {
+            entry.finished = true;
+            this.#calls.delete(callId);
+            if (entry.killed) return; // the slot comes back when the process has exited
+            release();
+            decide(
+              result.ok
+                ? { kind: 'ok', value: result.value }
+                : { kind: 'tool-error', message: result.message },
+            );
+          },
+          (error: unknown) => {
+            entry.finished = true;
+            this.#calls.delete(callId);
+            if (entry.killed) return;
+            release();
+            if (decided || this.#closed) return;
+            this.#options.logError(
+              `weft: the process running tool "${call.tool.name}" died: ${(error as Error)?.stack ?? String(error)}`,
+            );
+            decide({ kind: 'panicked', detail: (error as Error)?.message ?? String(error) });
+          },
+        );
+      };
+
+      this.#admission.acquire(call.tool, true, stopWaiting.signal).then(
+        (release) => {
+          if (decided || this.#closed) {
+            release();
+            if (!decided) decide({ kind: 'cancelled', reason: 'shutdown' });
+          } else start(release);
+        },
+        (error: unknown) => {
+          if (error instanceof OverloadedError) decide({ kind: 'overloaded', reason: error.message });
+        },
+      );
+    });
+  }
+
+  /** Kills every running call's process tree, then stops every pool. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const [callId, entry] of this.#calls) {
+      if (entry.pid !== undefined) this.#kill(callId, entry);
+    }
+    const pools = [...this.#pools.values()];
+    this.#pools.clear();
+    await Promise.all(pools.map((pool) => pool.destroy()));
+  }
+
+  /** Child processes currently alive across all pools, for tests and diagnostics. */
+  get processCount(): number {
+    let count = 0;
+    for (const pool of this.#pools.values()) count += pool.threads.length;
+    return count;
+  }
+
+  /** One channel serves every call: events carry their callId. */
+  readonly #channel = {
+    postMessage: (message: unknown) => {
+      if (isProcessEvent(message)) this.#onEvent(message);
+    },
+  };
+
+  #onEvent(event: ProcessEvent): void {
+    const entry = this.#calls.get(event.callId);
+    if (!entry) return; // the call is over: late events are dropped
+    if (event.weft === 'started') {
+      entry.pid = event.pid;
+      if (entry.killOnStart) this.#kill(event.callId, entry);
+      return;
+    }
+    if (entry.killOnStart || entry.killed) return;
+    if (event.weft === 'progress') entry.events.progress?.(event.progress, event.total, event.message);
+    else entry.events.log(event.level, event.data);
+  }
+
+  #kill(callId: number, entry: RunningCall): void {
+    if (entry.killed || entry.finished || entry.pid === undefined) return;
+    entry.killed = true;
+    this.#calls.delete(callId);
+    const pid = entry.pid;
+    const child = (entry.pool.threads as unknown as ProcessWorkerView[]).find(
+      (worker) => worker.threadId === pid,
+    )?.process;
+    const alive = child !== undefined && child.exitCode === null && child.signalCode === null;
+    if (alive) child.once('exit', () => entry.release());
+    killProcessTree(pid);
+    if (!alive) entry.release();
+  }
+
+  #poolFor(tool: RegisteredBlockingTool): Tinypool {
+    const heapMb = tool.resourceLimits?.maxOldGenerationSizeMb;
+    const key = `${heapMb ?? ''}|${envKey(tool.env)}`;
+    let pool = this.#pools.get(key);
+    if (pool) return pool;
+    pool = new Tinypool({
+      filename: PROCESS_ENTRY,
+      runtime: 'child_process',
+      minThreads: 0,
+      maxThreads: this.#options.maxThreads,
+      idleTimeout: IDLE_TIMEOUT_MS,
+      // Structured clone over IPC, so results cross as they would from a thread.
+      serialization: 'advanced',
+      env: workerEnv(tool.env) ?? (process.env as Record<string, string>),
+      ...(heapMb === undefined ? {} : { execArgv: [...process.execArgv, `--max-old-space-size=${heapMb}`] }),
+    });
+    this.#pools.set(key, pool);
+    return pool;
+  }
+}

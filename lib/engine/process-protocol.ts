@@ -1,0 +1,36 @@
+/**
+ * The messages between the process executor and `workers/process-entry`, a pool child process.
+ *
+ * A child process shares no memory with the server, so there is no cancel flag to raise: a call
+ * that is abandoned is killed outright. What the server needs from the child is its pid, announced
+ * when the call starts (`started`), so that it can kill that process and everything it spawned.
+ * Progress and log events travel on the same IPC channel as the task's result.
+ */
+import type { LogLevel } from '../tools/tool-context.js';
+
+export interface ProcessTask {
+  callId: number;
+  toolName: string;
+  moduleUrl: string;
+  exportName: string;
+  args: unknown;
+  deadline: number | undefined;
+  wantsProgress: boolean;
+  /** Index into LOG_LEVELS of the least severe level the client wants; LOG_LEVELS.length = none. */
+  minLogLevel: number;
+}
+
+export type ProcessEvent =
+  | { weft: 'started'; callId: number; pid: number }
+  | { weft: 'progress'; callId: number; progress: number; total?: number; message?: string }
+  | { weft: 'log'; callId: number; level: LogLevel; data: unknown };
+
+export function isProcessEvent(message: unknown): message is ProcessEvent {
+  return (
+    typeof message === 'object' &&
+    message !== null &&
+    'weft' in message &&
+    'callId' in message &&
+    typeof (message as { callId: unknown }).callId === 'number'
+  );
+}

@@ -1,0 +1,102 @@
+/**
+ * What a pool child process runs for each call of a tool with `isolation: 'process'`.
+ *
+ * It announces its pid first, so the server can kill this process and every process it spawned the
+ * moment the call is abandoned: that is the whole point of process isolation, since a handler stuck
+ * in `execSync` or `Atomics.wait` never looks at a flag. The handler is found and run exactly as in
+ * a pool thread (workers/pool-entry), so a tool moves between isolations without changing a line.
+ *
+ * The context is simpler than a thread's: there is no shared memory, so `checkpoint()` and `signal`
+ * follow the call's own deadline, and a client's cancel arrives as the kill.
+ */
+import type { ProcessEvent, ProcessTask } from '../lib/engine/process-protocol.js';
+import type { PoolTaskResult } from '../lib/engine/worker-protocol.js';
+import {
+  CallAbandonedError,
+  LOG_LEVELS,
+  type LogLevel,
+  type ToolContext,
+} from '../lib/tools/tool-context.js';
+import { assertTransferable, handlerFor } from './pool-entry.js';
+
+const PROGRESS_INTERVAL_MS = 20;
+
+// stdout of this process is piped into the server's stdout, which may be the stdio transport: a
+// stray console.log from tool code must not corrupt the protocol stream, so it goes to stderr.
+process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+
+// When the server is gone, so is the reason to live; a busy handler is killed by the server instead.
+process.on('disconnect', () => process.exit(0));
+
+function post(event: ProcessEvent): void {
+  try {
+    process.send?.(event);
+  } catch {
+    // Data that cannot be serialized: the call must not die for a log line.
+    if (event.weft === 'log') process.send?.({ ...event, data: String(event.data) });
+  }
+}
+
+export default async function runProcessTask(task: ProcessTask): Promise<PoolTaskResult> {
+  post({ weft: 'started', callId: task.callId, pid: process.pid });
+  const context = createProcessContext(task);
+  try {
+    const handler = await handlerFor(task);
+    const value = await handler(task.args, context.ctx);
+    assertTransferable(value, task.toolName);
+    return { ok: true, value, events: 0 };
+  } catch (error) {
+    return {
+      ok: false,
+      message: error instanceof Error ? error.message || error.name : String(error),
+      abandoned: error instanceof CallAbandonedError,
+      events: 0,
+    };
+  } finally {
+    context.finish();
+  }
+}
+
+function createProcessContext(task: ProcessTask): { ctx: ToolContext; finish: () => void } {
+  const { callId, deadline } = task;
+  let controller: AbortController | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let lastProgress = Number.NEGATIVE_INFINITY;
+  let lastSentAt = 0;
+  const overdue = () => deadline !== undefined && Date.now() >= deadline;
+
+  const ctx: ToolContext = {
+    deadline,
+    get signal(): AbortSignal {
+      if (!controller) {
+        controller = new AbortController();
+        const abort = controller;
+        if (overdue()) abort.abort(new CallAbandonedError('timeout'));
+        else if (deadline !== undefined) {
+          timer = setTimeout(() => abort.abort(new CallAbandonedError('timeout')), deadline - Date.now());
+        }
+      }
+      return controller.signal;
+    },
+    checkpoint() {
+      if (overdue()) throw new CallAbandonedError('timeout');
+    },
+    progress(progress: number, total?: number, message?: string) {
+      if (!task.wantsProgress || !(progress > lastProgress)) return;
+      const now = Date.now();
+      const final = total !== undefined && progress >= total;
+      if (!final && now - lastSentAt < PROGRESS_INTERVAL_MS) return;
+      lastProgress = progress;
+      lastSentAt = now;
+      const event: ProcessEvent = { weft: 'progress', callId, progress };
+      if (total !== undefined) event.total = total;
+      if (message !== undefined) event.message = message;
+      post(event);
+    },
+    log(level: LogLevel, data: unknown) {
+      if (LOG_LEVELS.indexOf(level) < task.minLogLevel) return;
+      post({ weft: 'log', callId, level, data });
+    },
+  };
+  return { ctx, finish: () => clearTimeout(timer) };
+}
