@@ -2,11 +2,38 @@
  * weft's public API.
  */
 
+export type {
+  PromptArgument,
+  PromptDefinition,
+  PromptMessage,
+  PromptResult,
+  PromptReturn,
+} from './prompts/prompt-definition.js';
+export type { PromptsView } from './prompts/prompts-view.js';
 export { ErrorCode } from './protocol/error-codes.js';
 export { ProtocolError } from './protocol/protocol-error.js';
+export type {
+  Completer,
+  ReadReturn,
+  ResourceContents,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+} from './resources/resource-definition.js';
+export { RESOURCE_NOT_FOUND } from './resources/resource-registry.js';
+export type { ResourcesView } from './resources/resources-view.js';
 export { type ListenOptions, McpServer, type McpServerOptions } from './server.js';
 export type { CallToolResult, ContentBlock } from './tools/content.js';
-export { CallAbandonedError, LOG_LEVELS, type LogLevel, type ToolContext } from './tools/tool-context.js';
+export {
+  CallAbandonedError,
+  type ElicitParams,
+  type ElicitResult,
+  LOG_LEVELS,
+  type LogLevel,
+  type SampleParams,
+  type SampleResult,
+  type ToolContext,
+  type ToolsView,
+} from './tools/tool-context.js';
 export {
   type ArgsOf,
   type BlockingToolDefinition,
@@ -23,4 +50,17 @@ export {
   type WorkerResourceLimits,
 } from './tools/tool-definition.js';
 export { ToolRegistrationError } from './tools/tool-registry.js';
+export {
+  type AuthHook,
+  type AuthRefusal,
+  type BearerAuthOptions,
+  bearerAuth,
+} from './transports/bearer-auth.js';
 export type { Connection } from './transports/connection.js';
+export type { OriginGuardOptions } from './transports/origin-guard.js';
+export type {
+  HttpListenOptions,
+  HttpRequestHandler,
+  StreamableHttpOptions,
+} from './transports/streamable-http.js';
+export type { WebSocketListenOptions, WebSocketOptions } from './transports/websocket.js';

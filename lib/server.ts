@@ -3,10 +3,20 @@
  * transports a way to open connections. Its options are checked when it is built, its tools when
  * they are registered: a server that starts is a server that can answer.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { callPeer, resourceUpdatedNotification, type ServerParts } from './context-views.js';
 import { Engine } from './engine/engine.js';
+import type { PromptDefinition } from './prompts/prompt-definition.js';
+import { PromptRegistry } from './prompts/prompt-registry.js';
 import { notification } from './protocol/json-rpc.js';
+import type { ResourceDefinition, ResourceTemplateDefinition } from './resources/resource-definition.js';
+import { ResourceRegistry } from './resources/resource-registry.js';
+import { addCompletionMethods } from './router/completion-methods.js';
 import { addLifecycleMethods } from './router/lifecycle-methods.js';
+import { addPromptMethods } from './router/prompt-methods.js';
+import { addResourceMethods } from './router/resource-methods.js';
 import { Router } from './router/router.js';
 import { type MessageSink, Session } from './router/session.js';
 import { addToolMethods } from './router/tool-methods.js';
@@ -15,6 +25,12 @@ import type { DefinedTool, ObjectSchema, ToolDefinition } from './tools/tool-def
 import { ToolRegistry } from './tools/tool-registry.js';
 import type { Connection } from './transports/connection.js';
 import { StdioTransport } from './transports/stdio.js';
+import {
+  type HttpListenOptions,
+  type StreamableHttpOptions,
+  StreamableHttpTransport,
+} from './transports/streamable-http.js';
+import { type WebSocketListenOptions, WebSocketTransport } from './transports/websocket.js';
 
 export interface McpServerOptions {
   name: string;
@@ -50,6 +66,10 @@ export interface McpServerOptions {
 export interface ListenOptions {
   /** Serve on this process's stdin/stdout. */
   stdio?: boolean;
+  /** Serve Streamable HTTP on this port (127.0.0.1 and `/mcp` unless told otherwise). */
+  http?: HttpListenOptions;
+  /** Serve WebSocket (subprotocol `mcp`) on this port (127.0.0.1 unless told otherwise). */
+  ws?: WebSocketListenOptions;
   /** Install SIGINT/SIGTERM handlers that shut down gracefully, then exit (default true). */
   handleSignals?: boolean;
 }
@@ -79,6 +99,11 @@ export class McpServer {
   readonly #logError: (message: string) => void;
   #closing: Promise<void> | undefined;
   #stdio: StdioTransport | undefined;
+  readonly #resources: ResourceRegistry;
+  readonly #prompts: PromptRegistry;
+  readonly #httpTransports: StreamableHttpTransport[] = [];
+  readonly #wsTransports: WebSocketTransport[] = [];
+  readonly #addresses: { http?: AddressInfo; ws?: AddressInfo } = {};
 
   constructor(options: McpServerOptions) {
     checkServerOptions(options);
@@ -102,14 +127,28 @@ export class McpServer {
         ...(options.title === undefined ? {} : { title: options.title }),
       },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-      capabilities: () => ({ tools: { listChanged: true }, logging: {} }),
+      capabilities: () => this.#capabilities(),
     });
+    this.#resources = new ResourceRegistry(() => this.#broadcast('notifications/resources/list_changed'));
+    this.#prompts = new PromptRegistry(() => this.#broadcast('notifications/prompts/list_changed'));
+    const parts: ServerParts = {
+      router: this.#router,
+      tools: this.#registry,
+      addTool: (definition) => this.tool(definition as DefinedTool),
+      resources: this.#resources,
+      prompts: this.#prompts,
+      resourceUpdated: (uri) => this.resourceUpdated(uri),
+    };
+    addResourceMethods(this.#router, this.#resources, options.pageSize ?? 100);
+    addPromptMethods(this.#router, this.#prompts, options.pageSize ?? 100);
+    addCompletionMethods(this.#router, { prompts: this.#prompts, resources: this.#resources });
     addToolMethods(this.#router, {
       registry: this.#registry,
       engine: this.#engine,
       timeoutMs: options.timeoutMs ?? 0,
       pageSize: options.pageSize ?? 100,
       isClosing: () => this.#closing !== undefined,
+      peer: (ctx) => callPeer(parts, ctx),
     });
   }
 
@@ -128,6 +167,57 @@ export class McpServer {
 
   removeTool(name: string): boolean {
     return this.#registry.remove(name);
+  }
+
+  /** Publishes a resource; mistakes in the definition throw here. Clients hear list_changed. */
+  resource(definition: ResourceDefinition): this {
+    this.#resources.add(definition);
+    return this;
+  }
+
+  /** Publishes a resource template (`{var}` URIs), with optional completions for its variables. */
+  resourceTemplate(definition: ResourceTemplateDefinition): this {
+    this.#resources.addTemplate(definition);
+    return this;
+  }
+
+  /** Removes a resource (by URI) or a template (by its template text). */
+  removeResource(uriOrTemplate: string): boolean {
+    return this.#resources.remove(uriOrTemplate);
+  }
+
+  /** Publishes a prompt; mistakes in the definition throw here. */
+  prompt(definition: PromptDefinition): this {
+    this.#prompts.add(definition);
+    return this;
+  }
+
+  removePrompt(name: string): boolean {
+    return this.#prompts.remove(name);
+  }
+
+  /** Tells every client subscribed to `uri` that it changed (`notifications/resources/updated`). */
+  resourceUpdated(uri: string): void {
+    const message = resourceUpdatedNotification(uri);
+    for (const session of this.#sessions) {
+      if (!session.closed && session.subscriptions.has(uri)) session.sink.send(message);
+    }
+  }
+
+  /**
+   * A Streamable HTTP request handler to mount on your own server: `http.createServer(handler)`,
+   * Express `app.all('/mcp', handler)`, Fastify `(req, reply) => { reply.hijack(); handler(req.raw, reply.raw) }`.
+   * Requests for other paths go to `next` when given, else get 404.
+   */
+  handler(
+    options: StreamableHttpOptions = {},
+  ): (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void {
+    const transport = new StreamableHttpTransport((sink, id) => this.connect(sink, id), {
+      maxBodyBytes: this.#options.maxMessageBytes,
+      ...options,
+    });
+    this.#httpTransports.push(transport);
+    return transport.handle;
   }
 
   /** Opens a connection for a transport; `sink` receives every message sent to that peer. */
@@ -154,6 +244,25 @@ export class McpServer {
       this.#stdio = stdio;
       stdio.ended.then(() => this.#shutdownAndExit());
     }
+    const connect = (sink: MessageSink, id?: string) => this.connect(sink, id);
+    if (options.http) {
+      const { port, host, ...rest } = options.http;
+      const transport = new StreamableHttpTransport(connect, {
+        maxBodyBytes: this.#options.maxMessageBytes,
+        ...rest,
+      });
+      this.#httpTransports.push(transport);
+      this.#addresses.http = await transport.listen(port, host);
+    }
+    if (options.ws) {
+      const { port, host, ...rest } = options.ws;
+      const transport = new WebSocketTransport(connect, {
+        maxPayload: this.#options.maxMessageBytes,
+        ...rest,
+      });
+      this.#wsTransports.push(transport);
+      this.#addresses.ws = await transport.listen(port, host);
+    }
     if (options.handleSignals ?? true) this.#handleSignals();
   }
 
@@ -164,6 +273,11 @@ export class McpServer {
   close(): Promise<void> {
     this.#closing ??= this.#close();
     return this.#closing;
+  }
+
+  /** Where `listen` bound its network transports (useful with port 0). */
+  get addresses(): { http?: AddressInfo; ws?: AddressInfo } {
+    return { ...this.#addresses };
   }
 
   /** Engine counters, for tests and diagnostics. */
@@ -180,6 +294,7 @@ export class McpServer {
 
   async #close(): Promise<void> {
     this.#stdio?.stopReading();
+    for (const transport of this.#httpTransports) transport.stopAccepting();
     const deadline = Date.now() + this.#options.shutdownGraceMs;
     while (this.stats.inFlight > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -189,6 +304,7 @@ export class McpServer {
     await this.#engine.close();
     for (const session of this.#sessions) session.close();
     this.#sessions.clear();
+    await Promise.all([...this.#httpTransports, ...this.#wsTransports].map((transport) => transport.close()));
   }
 
   async #shutdownAndExit(): Promise<void> {
@@ -212,6 +328,14 @@ export class McpServer {
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+  }
+
+  #capabilities(): Record<string, unknown> {
+    const capabilities: Record<string, unknown> = { tools: { listChanged: true }, logging: {} };
+    if (!this.#resources.isEmpty) capabilities.resources = { subscribe: true, listChanged: true };
+    if (!this.#prompts.isEmpty) capabilities.prompts = { listChanged: true };
+    if (!this.#resources.isEmpty || !this.#prompts.isEmpty) capabilities.completions = {};
+    return capabilities;
   }
 
   #broadcast(method: string): void {

@@ -2,8 +2,11 @@
  * One tool call as the engine sees it: a validated tool and arguments, a budget, a way to be
  * cancelled, and where its progress and log events go. No JSON-RPC in sight.
  */
+
+import type { PromptsView } from '../prompts/prompts-view.js';
+import type { ResourcesView } from '../resources/resources-view.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
-import type { LogLevel } from '../tools/tool-context.js';
+import type { LogLevel, ToolsView } from '../tools/tool-context.js';
 
 export interface CallEvents {
   /** Present only when the client asked for progress (a progressToken). */
@@ -21,6 +24,22 @@ export interface EngineCall {
   /** Aborted with reason 'cancelled' (client) or 'shutdown' (server stopping). */
   signal: AbortSignal;
   events: CallEvents;
+  /** How the handler reaches the client and the server (ctx.elicit, ctx.sample, ctx.tools()...). */
+  peer?: CallPeer;
+}
+
+/**
+ * What lies beyond one call: requests to the client that made it, and the server's registries.
+ * The engine passes it through to handlers; it never looks inside.
+ */
+export interface CallPeer {
+  clientCapabilities: Record<string, unknown>;
+  /** Sends a request to the client (on this call's stream) and resolves with its result. */
+  request(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+  /** `signal` is the calling handler's: when its call is abandoned, calls it made are cancelled. */
+  tools(signal: AbortSignal): ToolsView;
+  resources(): ResourcesView;
+  prompts(): PromptsView;
 }
 
 export function cancelReasonOf(signal: AbortSignal): 'cancelled' | 'shutdown' {

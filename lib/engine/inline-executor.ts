@@ -8,7 +8,13 @@
  */
 import pTimeout, { TimeoutError } from 'p-timeout';
 import type { RegisteredInlineTool } from '../tools/registered-tool.js';
-import { CallAbandonedError, LOG_LEVELS, type LogLevel, type ToolContext } from '../tools/tool-context.js';
+import {
+  CallAbandonedError,
+  clientRequestMethods,
+  LOG_LEVELS,
+  type LogLevel,
+  type ToolContext,
+} from '../tools/tool-context.js';
 import { type Admission, OverloadedError, type Release } from './admission.js';
 import { cancelReasonOf, type EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
@@ -61,7 +67,20 @@ export class InlineExecutor {
 function inlineContext(call: EngineCall, signal: AbortSignal): ToolContext {
   const deadline = call.budgetMs > 0 ? Date.now() + call.budgetMs : undefined;
   let lastProgress = Number.NEGATIVE_INFINITY;
+  const { peer } = call;
+  // Requests to the client are abandoned with the call: the client hears notifications/cancelled.
+  const reach: Partial<ToolContext> = peer
+    ? {
+        ...clientRequestMethods(peer.clientCapabilities, (method, params) =>
+          peer.request(method, params, signal),
+        ),
+        tools: () => peer.tools(signal),
+        resources: () => peer.resources(),
+        prompts: () => peer.prompts(),
+      }
+    : {};
   return {
+    ...reach,
     signal,
     deadline,
     checkpoint() {

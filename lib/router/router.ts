@@ -83,7 +83,9 @@ export class Router {
         return undefined;
       }
       case 'response':
-        // Answers to server-to-client requests; none are sent in this version.
+        // An answer to a server-to-client request (elicitation, sampling...). One that matches
+        // nothing pending (late, after a cancel, or unknown) has no one to tell, so it is dropped.
+        session.settle(message.message);
         return undefined;
       case 'request':
         return this.#request(session, message.message, sink);

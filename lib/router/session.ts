@@ -5,8 +5,10 @@
  *
  * A transport opens a session per connection (stdio, a WebSocket) or per Mcp-Session-Id (HTTP).
  */
-import type { JsonRpcMessage, RequestId } from '../protocol/json-rpc.js';
+import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../protocol/json-rpc.js';
+import { ProtocolError } from '../protocol/protocol-error.js';
 import type { LegacyVersion } from '../protocol/versions.js';
+import { ClientRequestTable } from './client-request-table.js';
 
 export interface MessageSink {
   send(message: JsonRpcMessage | JsonRpcMessage[]): void;
@@ -19,7 +21,10 @@ export class Session {
   initialized = false;
   /** Index into LOG_LEVELS of the least severe level to send; 0 sends everything. */
   minLogLevel = 0;
+  /** Resource URIs this client subscribed to with `resources/subscribe`. */
+  readonly subscriptions = new Set<string>();
   readonly #inFlight = new Map<RequestId, AbortController>();
+  readonly #clientRequests = new ClientRequestTable();
   #closed = false;
 
   constructor(
@@ -63,9 +68,37 @@ export class Session {
     for (const controller of this.#inFlight.values()) controller.abort(reason);
   }
 
+  /**
+   * Sends a request to the client (`sampling/createMessage`, `elicitation/create`, `roots/list`...)
+   * and resolves with its result. This is the one entry point for server-to-client requests, for
+   * inline handlers and (relayed by the pool) blocking ones alike.
+   *
+   * `via` is where the request goes: the sink of the call that asks (so over HTTP it travels on that
+   * call's SSE stream), or by default the session's own sink. Aborting `signal` tells the client with
+   * `notifications/cancelled` and rejects with the signal's reason. An error response rejects with a
+   * ProtocolError carrying the client's code and message; a closed session rejects at once.
+   */
+  request(
+    method: string,
+    params: Record<string, unknown> | undefined,
+    signal?: AbortSignal,
+    via: MessageSink = this.sink,
+  ): Promise<unknown> {
+    if (this.#closed) {
+      return Promise.reject(new ProtocolError(-32000, `Cannot send ${method}: the client is gone`));
+    }
+    return this.#clientRequests.send(method, params, signal, via);
+  }
+
+  /** Routes a client's response to the request it answers; false when nothing was waiting for it. */
+  settle(response: JsonRpcResponse): boolean {
+    return this.#clientRequests.settle(response);
+  }
+
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     this.cancelAll('cancelled');
+    this.#clientRequests.rejectAll(new ProtocolError(-32000, 'The session closed before the client answered'));
   }
 }

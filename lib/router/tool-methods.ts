@@ -9,7 +9,7 @@
 
 import { effectiveBudgetMs } from '../engine/deadline.js';
 import type { Engine } from '../engine/engine.js';
-import type { CallEvents } from '../engine/engine-call.js';
+import type { CallEvents, CallPeer } from '../engine/engine-call.js';
 import type { Outcome } from '../engine/outcome.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { notification } from '../protocol/json-rpc.js';
@@ -29,6 +29,8 @@ export interface ToolMethodOptions {
   pageSize: number;
   /** True once the server has begun to shut down: new calls are refused. */
   isClosing: () => boolean;
+  /** Builds what a call's handler may reach beyond it (client requests, the server's registries). */
+  peer?: (ctx: MethodContext) => CallPeer;
 }
 
 export function addToolMethods(router: Router, options: ToolMethodOptions): void {
@@ -68,7 +70,14 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
     const signal = session.begin(request.id);
     try {
       const budgetMs = effectiveBudgetMs(options.timeoutMs, tool.timeoutMs);
-      const outcome = await engine.run({ tool, args, budgetMs, signal, events: callEvents(ctx, tool) });
+      const outcome = await engine.run({
+        tool,
+        args,
+        budgetMs,
+        signal,
+        events: callEvents(ctx, tool),
+        ...(options.peer ? { peer: options.peer(ctx) } : {}),
+      });
       return toWire(tool, outcome);
     } finally {
       session.end(request.id);

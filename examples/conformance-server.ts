@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+/**
+ * The server the official conformance suite runs against: `PORT=N npm run --silent conformance:server`
+ * serves it at http://127.0.0.1:N/mcp (PORT defaults to 3001).
+ *
+ * Its logging and progress tools are blocking (they run on the worker pool), so passing the suite
+ * also proves that logs and progress travel out of worker threads. `test_reconnection`'s stream is
+ * closed 100 ms into the call, which makes the client come back with Last-Event-ID for the answer.
+ */
+import { McpServer } from '../lib/index.js';
+import { addClientRequestTools } from './conformance/client-request-tools.js';
+import { addContentTools } from './conformance/content-tools.js';
+import loggingTool from './conformance/logging-tool.js';
+import progressTool from './conformance/progress-tool.js';
+import { addResourcesAndPrompts } from './conformance/resources-and-prompts.js';
+
+const port = Number(process.env.PORT ?? 3001);
+
+const server = new McpServer({
+  name: 'weft-conformance',
+  version: '0.1.0',
+  timeoutMs: 30_000,
+  pool: { maxThreads: 2 },
+});
+addContentTools(server);
+addClientRequestTools(server);
+addResourcesAndPrompts(server);
+server.tool(loggingTool).tool(progressTool);
+
+await server.listen({
+  http: {
+    port,
+    retryMs: 500,
+    pollAfterMs: (request) =>
+      request.method === 'tools/call' && request.params?.name === 'test_reconnection' ? 100 : undefined,
+  },
+});
+process.stderr.write(`weft conformance server: http://127.0.0.1:${server.addresses.http?.port}/mcp\n`);

@@ -1,0 +1,104 @@
+/**
+ * What a handler can reach beyond its own call (`ctx.elicit`, `ctx.sample`, `ctx.tools()`,
+ * `ctx.resources()`, `ctx.prompts()`), built per call from the server's registries and the
+ * calling session.
+ *
+ * `ctx.tools().call(...)` goes through the router like any client call (validation, deadline,
+ * result shaping, cancellation), under an id of its own in the caller's session; when the outer
+ * call is abandoned, the inner one is cancelled with it.
+ */
+import type { CallPeer } from './engine/engine-call.js';
+import type { PromptRegistry } from './prompts/prompt-registry.js';
+import type { PromptsView } from './prompts/prompts-view.js';
+import { type JsonRpcMessage, type JsonRpcResponse, notification } from './protocol/json-rpc.js';
+import { ProtocolError } from './protocol/protocol-error.js';
+import type { ResourceRegistry } from './resources/resource-registry.js';
+import type { ResourcesView } from './resources/resources-view.js';
+import type { MethodContext } from './router/method-table.js';
+import type { Router } from './router/router.js';
+import type { Session } from './router/session.js';
+import type { CallToolResult } from './tools/content.js';
+import { CallAbandonedError, type ToolsView } from './tools/tool-context.js';
+import type { ToolRegistry } from './tools/tool-registry.js';
+
+export interface ServerParts {
+  router: Router;
+  tools: ToolRegistry;
+  addTool: (definition: object) => void;
+  resources: ResourceRegistry;
+  prompts: PromptRegistry;
+  /** Tells subscribed sessions that a resource changed. */
+  resourceUpdated: (uri: string) => void;
+}
+
+let innerCalls = 0;
+
+export function callPeer(parts: ServerParts, { session, sink }: MethodContext): CallPeer {
+  return {
+    clientCapabilities: session.clientCapabilities,
+    request: (method, params, signal) => session.request(method, params, signal, sink),
+    tools: (signal) => toolsView(parts, session, signal),
+    resources: () => resourcesView(parts),
+    prompts: () => promptsView(parts),
+  };
+}
+
+function toolsView(parts: ServerParts, session: Session, signal: AbortSignal): ToolsView {
+  return {
+    list: () => parts.tools.sorted().map((tool) => tool.descriptor),
+    find: (name) => parts.tools.get(name)?.descriptor,
+    add: (definition) => parts.addTool(definition),
+    remove: (name) => parts.tools.remove(name),
+    call: async (name, args = {}) => {
+      const id = `weft-inner-${++innerCalls}`;
+      let answer: JsonRpcResponse | undefined;
+      const capture = {
+        send(message: JsonRpcMessage | JsonRpcMessage[]) {
+          if (!Array.isArray(message) && 'id' in message && message.id === id)
+            answer = message as JsonRpcResponse;
+        },
+      };
+      const cancel = () => session.cancel(id);
+      signal.addEventListener('abort', cancel, { once: true });
+      try {
+        await parts.router.receive(
+          session,
+          { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } },
+          capture,
+        );
+      } finally {
+        signal.removeEventListener('abort', cancel);
+      }
+      const settled = answer as JsonRpcResponse | undefined;
+      if (settled === undefined) throw new CallAbandonedError('cancelled');
+      if ('error' in settled)
+        throw new ProtocolError(settled.error.code, settled.error.message, settled.error.data);
+      return settled.result as CallToolResult;
+    },
+  };
+}
+
+function resourcesView(parts: ServerParts): ResourcesView {
+  return {
+    list: () => parts.resources.sortedResources().map((entry) => entry.descriptor),
+    templates: () => parts.resources.sortedTemplates().map((entry) => entry.descriptor),
+    read: (uri) => parts.resources.read(uri, { signal: new AbortController().signal }),
+    add: (definition) => parts.resources.add(definition),
+    addTemplate: (definition) => parts.resources.addTemplate(definition),
+    remove: (uri) => parts.resources.remove(uri),
+    updated: (uri) => parts.resourceUpdated(uri),
+  };
+}
+
+function promptsView(parts: ServerParts): PromptsView {
+  return {
+    list: () => parts.prompts.sorted().map((entry) => entry.descriptor),
+    get: (name, args) => parts.prompts.get(name, args, new AbortController().signal),
+    add: (definition) => parts.prompts.add(definition),
+    remove: (name) => parts.prompts.remove(name),
+  };
+}
+
+/** The notification a session receives when a resource it subscribed to changes. */
+export const resourceUpdatedNotification = (uri: string) =>
+  notification('notifications/resources/updated', { uri });

@@ -1,0 +1,104 @@
+/**
+ * The prompts a server publishes: checked when registered, listed in name order, fetched with
+ * their arguments checked (a missing required argument is the client's mistake: -32602).
+ */
+import { ProtocolError } from '../protocol/protocol-error.js';
+import { type PromptDefinition, type PromptResult, toPromptResult } from './prompt-definition.js';
+
+const PROMPT_KEYS = new Set(['name', 'title', 'description', 'arguments', 'icons', '_meta', 'get']);
+const ARGUMENT_KEYS = new Set(['name', 'title', 'description', 'required', 'complete']);
+
+export class PromptRegistry {
+  readonly #prompts = new Map<string, { definition: PromptDefinition; descriptor: object }>();
+  readonly #onChange: () => void;
+  #sorted: { name: string; descriptor: object }[] | undefined;
+
+  constructor(onChange: () => void) {
+    this.#onChange = onChange;
+  }
+
+  get isEmpty(): boolean {
+    return this.#prompts.size === 0;
+  }
+
+  add(definition: PromptDefinition): void {
+    const where = `prompt ${JSON.stringify((definition as { name?: unknown })?.name)}`;
+    if (typeof definition !== 'object' || definition === null)
+      throw new TypeError('prompt: expected an object');
+    for (const key of Object.keys(definition)) {
+      if (!PROMPT_KEYS.has(key)) {
+        throw new TypeError(`${where}: unknown option "${key}". Known: ${[...PROMPT_KEYS].join(', ')}`);
+      }
+    }
+    if (typeof definition.name !== 'string' || definition.name === '') {
+      throw new TypeError(`${where}: name must be a non-empty string`);
+    }
+    if (this.#prompts.has(definition.name)) throw new TypeError(`${where} is already registered`);
+    if (typeof definition.get !== 'function') {
+      throw new TypeError(`${where}: get must be a function that returns the prompt's messages`);
+    }
+    const seen = new Set<string>();
+    for (const argument of definition.arguments ?? []) {
+      for (const key of Object.keys(argument)) {
+        if (!ARGUMENT_KEYS.has(key)) throw new TypeError(`${where}: argument option "${key}" is unknown`);
+      }
+      if (typeof argument.name !== 'string' || argument.name === '' || seen.has(argument.name)) {
+        throw new TypeError(`${where}: every argument needs a unique, non-empty name`);
+      }
+      seen.add(argument.name);
+    }
+    const { get: _get, ...published } = definition;
+    const descriptor = {
+      ...published,
+      ...(definition.arguments
+        ? { arguments: definition.arguments.map(({ complete: _complete, ...argument }) => argument) }
+        : {}),
+    };
+    this.#prompts.set(definition.name, { definition, descriptor });
+    this.#sorted = undefined;
+    this.#onChange();
+  }
+
+  remove(name: string): boolean {
+    const removed = this.#prompts.delete(name);
+    if (removed) {
+      this.#sorted = undefined;
+      this.#onChange();
+    }
+    return removed;
+  }
+
+  sorted(): { name: string; descriptor: object }[] {
+    this.#sorted ??= [...this.#prompts.keys()]
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+      .map((name) => ({ name, descriptor: this.#prompts.get(name)!.descriptor }));
+    return this.#sorted;
+  }
+
+  definition(name: string): PromptDefinition | undefined {
+    return this.#prompts.get(name)?.definition;
+  }
+
+  async get(name: string, args: unknown, signal: AbortSignal): Promise<PromptResult> {
+    const definition = this.#prompts.get(name)?.definition;
+    if (!definition) throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
+    const given = args ?? {};
+    if (typeof given !== 'object' || Array.isArray(given)) {
+      throw ProtocolError.invalidParams(`prompts/get: arguments must be an object of strings`);
+    }
+    const values: Record<string, string> = {};
+    for (const [key, value] of Object.entries(given)) {
+      if (typeof value !== 'string') {
+        throw ProtocolError.invalidParams(`Prompt "${name}": argument ${key} must be a string`);
+      }
+      values[key] = value;
+    }
+    const missing = (definition.arguments ?? []).filter((a) => a.required && values[a.name] === undefined);
+    if (missing.length > 0) {
+      throw ProtocolError.invalidParams(
+        `Prompt "${name}" needs argument(s) ${missing.map((a) => a.name).join(', ')}`,
+      );
+    }
+    return toPromptResult(name, await definition.get(values, { signal }));
+  }
+}

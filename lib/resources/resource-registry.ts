@@ -1,0 +1,154 @@
+/**
+ * The resources and resource templates a server publishes.
+ *
+ * Like the tool registry, it refuses mistakes when something is registered (a duplicate URI, a
+ * template it cannot match, an unknown option, a missing reader), so a server that starts can
+ * answer every listing and read. Listings are ordered by URI (resources) and by template text
+ * (templates): unique keys give the stable total order that cursor pagination needs.
+ *
+ * A read tries the exact URIs first, then the templates in template order; the first match wins.
+ */
+import { ProtocolError } from '../protocol/protocol-error.js';
+import {
+  type ReadContext,
+  type ResourceContents,
+  type ResourceDefinition,
+  type ResourceTemplateDefinition,
+  toContents,
+} from './resource-definition.js';
+import { UriTemplate } from './uri-template.js';
+
+/** MCP's code for "no resource with that URI" (the spec's -32002). */
+export const RESOURCE_NOT_FOUND = -32002;
+
+const COMMON_KEYS = ['name', 'title', 'description', 'mimeType', 'annotations', 'icons', '_meta', 'read'];
+const RESOURCE_KEYS = new Set([...COMMON_KEYS, 'uri', 'size']);
+const TEMPLATE_KEYS = new Set([...COMMON_KEYS, 'uriTemplate', 'complete']);
+
+export interface RegisteredTemplate {
+  readonly definition: ResourceTemplateDefinition;
+  readonly template: UriTemplate;
+  readonly descriptor: Record<string, unknown>;
+}
+
+export class ResourceRegistry {
+  readonly #resources = new Map<string, { definition: ResourceDefinition; descriptor: object }>();
+  readonly #templates = new Map<string, RegisteredTemplate>();
+  readonly #onChange: () => void;
+  #sortedResources: string[] | undefined;
+  #sortedTemplates: string[] | undefined;
+
+  constructor(onChange: () => void) {
+    this.#onChange = onChange;
+  }
+
+  get isEmpty(): boolean {
+    return this.#resources.size === 0 && this.#templates.size === 0;
+  }
+
+  add(definition: ResourceDefinition): void {
+    const where = `resource ${JSON.stringify((definition as { uri?: unknown })?.uri)}`;
+    checkCommon(definition, RESOURCE_KEYS, where);
+    if (typeof definition.uri !== 'string' || !URL.canParse(definition.uri)) {
+      throw new TypeError(`${where}: uri must be an absolute URI such as app://config or file:///notes.txt`);
+    }
+    if (this.#resources.has(definition.uri)) {
+      throw new TypeError(`${where} is already registered; each resource needs its own URI`);
+    }
+    this.#resources.set(definition.uri, { definition, descriptor: describe(definition, ['read']) });
+    this.#sortedResources = undefined;
+    this.#onChange();
+  }
+
+  addTemplate(definition: ResourceTemplateDefinition): void {
+    const where = `resource template ${JSON.stringify((definition as { uriTemplate?: unknown })?.uriTemplate)}`;
+    checkCommon(definition, TEMPLATE_KEYS, where);
+    if (typeof definition.uriTemplate !== 'string')
+      throw new TypeError(`${where}: uriTemplate must be a string`);
+    if (this.#templates.has(definition.uriTemplate)) throw new TypeError(`${where} is already registered`);
+    const template = new UriTemplate(definition.uriTemplate);
+    for (const [variable, completer] of Object.entries(definition.complete ?? {})) {
+      if (!template.variables.includes(variable)) {
+        throw new TypeError(`${where}: complete.${variable} names no variable of the template`);
+      }
+      if (typeof completer !== 'function')
+        throw new TypeError(`${where}: complete.${variable} must be a function`);
+    }
+    this.#templates.set(definition.uriTemplate, {
+      definition,
+      template,
+      descriptor: describe(definition, ['read', 'complete']),
+    });
+    this.#sortedTemplates = undefined;
+    this.#onChange();
+  }
+
+  remove(uri: string): boolean {
+    const removed = this.#resources.delete(uri) || this.#templates.delete(uri);
+    if (removed) {
+      this.#sortedResources = undefined;
+      this.#sortedTemplates = undefined;
+      this.#onChange();
+    }
+    return removed;
+  }
+
+  /** Resource descriptors keyed by URI, in URI order. */
+  sortedResources(): { key: string; descriptor: object }[] {
+    this.#sortedResources ??= [...this.#resources.keys()].sort(byCodeUnit);
+    return this.#sortedResources.map((key) => ({ key, descriptor: this.#resources.get(key)!.descriptor }));
+  }
+
+  sortedTemplates(): { key: string; descriptor: object }[] {
+    this.#sortedTemplates ??= [...this.#templates.keys()].sort(byCodeUnit);
+    return this.#sortedTemplates.map((key) => ({ key, descriptor: this.#templates.get(key)!.descriptor }));
+  }
+
+  template(uriTemplate: string): RegisteredTemplate | undefined {
+    return this.#templates.get(uriTemplate);
+  }
+
+  has(uri: string): boolean {
+    if (this.#resources.has(uri)) return true;
+    return [...this.#templates.values()].some((entry) => entry.template.match(uri) !== undefined);
+  }
+
+  async read(uri: string, ctx: ReadContext): Promise<ResourceContents[]> {
+    const exact = this.#resources.get(uri);
+    if (exact) return toContents(uri, exact.definition.mimeType, await exact.definition.read(uri, ctx));
+    for (const key of this.sortedTemplates().map((entry) => entry.key)) {
+      const entry = this.#templates.get(key)!;
+      const variables = entry.template.match(uri);
+      if (variables) {
+        return toContents(uri, entry.definition.mimeType, await entry.definition.read(uri, variables, ctx));
+      }
+    }
+    throw new ProtocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+  }
+}
+
+function checkCommon(definition: object, keys: ReadonlySet<string>, where: string): void {
+  if (typeof definition !== 'object' || definition === null)
+    throw new TypeError(`${where}: expected an object`);
+  for (const key of Object.keys(definition)) {
+    if (!keys.has(key))
+      throw new TypeError(`${where}: unknown option "${key}". Known: ${[...keys].join(', ')}`);
+  }
+  const { name, read } = definition as { name?: unknown; read?: unknown };
+  if (typeof name !== 'string' || name === '')
+    throw new TypeError(`${where}: name must be a non-empty string`);
+  if (typeof read !== 'function')
+    throw new TypeError(`${where}: read must be a function that returns its contents`);
+}
+
+function describe(definition: object, omit: string[]): Record<string, unknown> {
+  const descriptor: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(definition)) {
+    if (!omit.includes(key) && value !== undefined) descriptor[key] = value;
+  }
+  return descriptor;
+}
+
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

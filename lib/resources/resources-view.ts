@@ -1,0 +1,21 @@
+/**
+ * What `ctx.resources()` offers a handler: the server's resources, seen from inside a call.
+ */
+import type {
+  ResourceContents,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+} from './resource-definition.js';
+
+export interface ResourcesView {
+  /** Published resource descriptors, in URI order. */
+  list(): object[];
+  /** Published template descriptors, in template order. */
+  templates(): object[];
+  read(uri: string): Promise<ResourceContents[]>;
+  add(definition: ResourceDefinition): void;
+  addTemplate(definition: ResourceTemplateDefinition): void;
+  remove(uri: string): boolean;
+  /** Tells every client subscribed to `uri` that it changed (`notifications/resources/updated`). */
+  updated(uri: string): void;
+}

@@ -1,0 +1,89 @@
+/**
+ * The in-memory event store behind Streamable HTTP resumability: every message sent on an SSE
+ * stream is kept under an event id, so a client that lost the connection can reconnect with
+ * `Last-Event-ID` and receive what it missed (and the server can close a stream on purpose, to make
+ * the client poll, without losing anything).
+ *
+ * One store per session. It is bounded: past `maxEvents`, the oldest events are forgotten first (a
+ * client that comes back that late gets what is left). Event ids are `<stream>_<seq>`, so an id alone
+ * says which stream to resume; `<stream>_0` means "before the first message".
+ */
+import type { JsonRpcMessage } from '../protocol/json-rpc.js';
+
+export interface StoredEvent {
+  id: string;
+  message: JsonRpcMessage | JsonRpcMessage[];
+}
+
+interface StreamLog {
+  events: { seq: number; message: JsonRpcMessage | JsonRpcMessage[] }[];
+  nextSeq: number;
+  finished: boolean;
+}
+
+export class EventStore {
+  readonly #streams = new Map<string, StreamLog>();
+  /** Every stored event in arrival order, for evicting the oldest first. */
+  readonly #arrivals: string[] = [];
+  readonly #maxEvents: number;
+  #nextStream = 0;
+
+  constructor(maxEvents: number) {
+    this.#maxEvents = maxEvents;
+  }
+
+  /** Opens a stream; `name` fixes its id (the standalone GET stream), otherwise one is minted. */
+  openStream(name?: string): string {
+    const id = name ?? String(++this.#nextStream);
+    if (!this.#streams.has(id)) this.#streams.set(id, { events: [], nextSeq: 1, finished: false });
+    return id;
+  }
+
+  /** The id of the latest event of a stream ("everything up to here"): what a new reader is primed with. */
+  primingId(streamId: string): string {
+    return `${streamId}_${(this.#streams.get(streamId)?.nextSeq ?? 1) - 1}`;
+  }
+
+  append(streamId: string, message: JsonRpcMessage | JsonRpcMessage[]): string {
+    const log = this.#streams.get(streamId);
+    if (!log) throw new Error(`weft: event store has no stream ${streamId}`);
+    const seq = log.nextSeq++;
+    log.events.push({ seq, message });
+    this.#arrivals.push(streamId);
+    while (this.#arrivals.length > this.#maxEvents) this.#evictOldest();
+    return `${streamId}_${seq}`;
+  }
+
+  finish(streamId: string): void {
+    const log = this.#streams.get(streamId);
+    if (!log) return;
+    log.finished = true;
+    if (log.events.length === 0) this.#streams.delete(streamId);
+  }
+
+  isFinished(streamId: string): boolean {
+    return this.#streams.get(streamId)?.finished ?? true;
+  }
+
+  /** The stream an event id belongs to, and what was sent on it after that event; undefined if unknown. */
+  after(eventId: string): { streamId: string; events: StoredEvent[] } | undefined {
+    const cut = eventId.lastIndexOf('_');
+    if (cut <= 0) return undefined;
+    const streamId = eventId.slice(0, cut);
+    const seq = Number(eventId.slice(cut + 1));
+    const log = this.#streams.get(streamId);
+    if (!log || !Number.isInteger(seq)) return undefined;
+    const events = log.events
+      .filter((event) => event.seq > seq)
+      .map((event) => ({ id: `${streamId}_${event.seq}`, message: event.message }));
+    return { streamId, events };
+  }
+
+  #evictOldest(): void {
+    const streamId = this.#arrivals.shift()!;
+    const log = this.#streams.get(streamId);
+    if (!log) return;
+    log.events.shift();
+    if (log.finished && log.events.length === 0) this.#streams.delete(streamId);
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * One Streamable HTTP session (an `Mcp-Session-Id`): its connection to the server, its event
+ * store, and the SSE writers currently attached to its streams.
+ *
+ * Messages are sent to a stream, never to a response: the store keeps them, and whichever writer is
+ * attached right now (the original POST response, or a GET that resumed it) delivers them. That is
+ * what lets a POST stream be closed mid-call and resumed later without a message lost or sent twice.
+ * The standalone stream (the GET without Last-Event-ID) carries what answers no particular request.
+ */
+import type { JsonRpcMessage } from '../protocol/json-rpc.js';
+import type { Connect, Connection } from './connection.js';
+import { EventStore } from './event-store.js';
+import type { SseWriter } from './sse-writer.js';
+
+export const STANDALONE_STREAM = 'standalone';
+
+export class HttpSession {
+  readonly connection: Connection;
+  readonly store: EventStore;
+  readonly #writers = new Map<string, SseWriter>();
+  lastSeen = Date.now();
+  #closed = false;
+
+  constructor(
+    readonly id: string,
+    connect: Connect,
+    maxEvents: number,
+  ) {
+    this.store = new EventStore(maxEvents);
+    this.store.openStream(STANDALONE_STREAM);
+    this.connection = connect({ send: (message) => this.send(STANDALONE_STREAM, message) }, id);
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** True when nothing is running or streaming: the session may be expired. */
+  get idle(): boolean {
+    return this.connection.session.inFlightCount === 0 && this.#writers.size === 0;
+  }
+
+  send(streamId: string, message: JsonRpcMessage | JsonRpcMessage[]): void {
+    if (this.#closed) return;
+    const eventId = this.store.append(streamId, message);
+    const writer = this.#writers.get(streamId);
+    if (writer && !writer.ended) writer.event(eventId, message);
+  }
+
+  /** Makes `writer` the live writer of a stream; a writer already there is ended (one reader at a time). */
+  attach(streamId: string, writer: SseWriter): void {
+    const previous = this.#writers.get(streamId);
+    if (previous && previous !== writer) previous.end();
+    this.#writers.set(streamId, writer);
+    writer.onClose(() => {
+      if (this.#writers.get(streamId) === writer) this.#writers.delete(streamId);
+    });
+  }
+
+  /** Detaches a stream's writer without finishing the stream (the client will poll for the rest). */
+  release(streamId: string, retryMs: number): void {
+    const writer = this.#writers.get(streamId);
+    this.#writers.delete(streamId);
+    writer?.end(retryMs);
+  }
+
+  /** The stream is complete (its request was answered): its writer ends, its events stay for replay. */
+  finish(streamId: string): void {
+    this.store.finish(streamId);
+    const writer = this.#writers.get(streamId);
+    this.#writers.delete(streamId);
+    writer?.end();
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.connection.close();
+    for (const writer of this.#writers.values()) writer.end();
+    this.#writers.clear();
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Writes one Server-Sent Events stream onto an HTTP response.
+ *
+ * A stream opens with a priming event (an id and empty data, plus `retry`), so that a client that
+ * loses it before the first message still has an id to resume from. A comment line every
+ * `keepAliveMs` keeps proxies from cutting an idle stream and lets a dead peer be noticed.
+ */
+import type { ServerResponse } from 'node:http';
+import type { JsonRpcMessage } from '../protocol/json-rpc.js';
+
+export class SseWriter {
+  readonly #response: ServerResponse;
+  #keepAlive: NodeJS.Timeout | undefined;
+  #ended = false;
+
+  constructor(response: ServerResponse) {
+    this.#response = response;
+    response.once('close', () => this.#stop());
+  }
+
+  get ended(): boolean {
+    return this.#ended || this.#response.destroyed;
+  }
+
+  open(headers: Record<string, string>, keepAliveMs: number): void {
+    this.#response.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache, no-transform',
+      connection: 'keep-alive',
+      ...headers,
+    });
+    this.#response.flushHeaders();
+    if (keepAliveMs > 0) {
+      this.#keepAlive = setInterval(() => this.#write(': keep-alive\n\n'), keepAliveMs);
+      this.#keepAlive.unref();
+    }
+  }
+
+  prime(eventId: string, retryMs: number): void {
+    this.#write(`id: ${eventId}\nretry: ${retryMs}\ndata: \n\n`);
+  }
+
+  event(eventId: string, message: JsonRpcMessage | JsonRpcMessage[]): void {
+    this.#write(`event: message\nid: ${eventId}\ndata: ${JSON.stringify(message)}\n\n`);
+  }
+
+  /** Ends the stream; with `retryMs`, first tells the client when to come back (the polling pattern). */
+  end(retryMs?: number): void {
+    if (this.ended) return;
+    if (retryMs !== undefined) this.#write(`retry: ${retryMs}\n\n`);
+    this.#stop();
+    this.#response.end();
+  }
+
+  onClose(listener: () => void): void {
+    this.#response.once('close', listener);
+  }
+
+  #write(text: string): void {
+    if (!this.ended) this.#response.write(text);
+  }
+
+  #stop(): void {
+    this.#ended = true;
+    if (this.#keepAlive) clearInterval(this.#keepAlive);
+    this.#keepAlive = undefined;
+  }
+}

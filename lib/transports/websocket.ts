@@ -1,0 +1,174 @@
+/**
+ * The WebSocket transport: one JSON-RPC message per text frame, subprotocol `mcp` (what the
+ * official SDK's WebSocketClientTransport asks for), one server connection per socket.
+ *
+ * - A closed or dead socket closes its connection, which cancels its in-flight calls: unlike HTTP,
+ *   nothing can come back to collect an answer, so blocking work is stopped rather than wasted.
+ * - Heartbeat: a ping every `heartbeatMs`; a peer that did not answer the previous one is dropped.
+ * - Backpressure: when a peer reads too slowly and its outgoing buffer passes `maxBufferedBytes`,
+ *   the server stops reading from it (so it cannot queue more work) until the buffer drains.
+ * - Frames above `maxPayload` close the socket (1009), as `ws` enforces; Host/Origin are checked at
+ *   the upgrade like HTTP requests (DNS rebinding).
+ */
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+import { failure, parseError } from '../protocol/json-rpc.js';
+import { ProtocolError } from '../protocol/protocol-error.js';
+import type { AuthHook } from './bearer-auth.js';
+import type { Connect } from './connection.js';
+import { type OriginGuardOptions, originProblem } from './origin-guard.js';
+
+export interface WebSocketOptions extends OriginGuardOptions {
+  /** Largest accepted frame in bytes (default 16 MiB); larger closes the socket with 1009. */
+  maxPayload?: number;
+  /** Ping interval in ms; a peer silent for a whole interval is dropped (default 30 s; 0 = none). */
+  heartbeatMs?: number;
+  /** Stop reading from a peer whose unsent output exceeds this many bytes (default 8 MiB). */
+  maxBufferedBytes?: number;
+  /** Only upgrade requests for this path (default: any path). */
+  path?: string;
+  auth?: AuthHook;
+}
+
+export interface WebSocketListenOptions extends WebSocketOptions {
+  port: number;
+  /** Interface to bind (default 127.0.0.1). */
+  host?: string;
+}
+
+const SUBPROTOCOL = 'mcp';
+
+export class WebSocketTransport {
+  readonly #connect: Connect;
+  readonly #options: Required<Pick<WebSocketOptions, 'maxPayload' | 'heartbeatMs' | 'maxBufferedBytes'>> &
+    WebSocketOptions;
+  #server: WebSocketServer | undefined;
+  #heartbeat: NodeJS.Timeout | undefined;
+  readonly #alive = new WeakMap<WebSocket, boolean>();
+
+  constructor(connect: Connect, options: WebSocketOptions = {}) {
+    this.#connect = connect;
+    this.#options = {
+      maxPayload: 16 * 1024 * 1024,
+      heartbeatMs: 30_000,
+      maxBufferedBytes: 8 * 1024 * 1024,
+      ...options,
+    };
+  }
+
+  /** Listens on its own port. */
+  async listen(port: number, host = '127.0.0.1'): Promise<AddressInfo> {
+    const server = this.#createServer({ port, host });
+    await new Promise<void>((resolve, reject) => {
+      server.once('listening', resolve);
+      server.once('error', reject);
+    });
+    return server.address() as AddressInfo;
+  }
+
+  /** Shares an existing `node:http` server (e.g. the one serving Streamable HTTP). */
+  attach(server: Server): void {
+    this.#createServer({ server });
+  }
+
+  get clientCount(): number {
+    return this.#server?.clients.size ?? 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.#heartbeat) clearInterval(this.#heartbeat);
+    const server = this.#server;
+    if (!server) return;
+    for (const socket of server.clients) socket.terminate();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  #createServer(where: { port: number; host: string } | { server: Server }): WebSocketServer {
+    const server = new WebSocketServer({
+      ...where,
+      ...(this.#options.path ? { path: this.#options.path } : {}),
+      maxPayload: this.#options.maxPayload,
+      handleProtocols: (protocols) => (protocols.has(SUBPROTOCOL) ? SUBPROTOCOL : false),
+      verifyClient: (info, done) => this.#verify(info.req, done),
+    });
+    this.#server = server;
+    server.on('connection', (socket) => this.#accept(socket));
+    if (this.#options.heartbeatMs > 0) {
+      this.#heartbeat = setInterval(() => this.#beat(server), this.#options.heartbeatMs);
+      this.#heartbeat.unref();
+    }
+    return server;
+  }
+
+  #verify(request: IncomingMessage, done: (ok: boolean, code?: number, message?: string) => void): void {
+    const problem = originProblem(request.headers, this.#options);
+    if (problem) {
+      done(false, 403, problem);
+      return;
+    }
+    if (!this.#options.auth) {
+      done(true);
+      return;
+    }
+    Promise.resolve(this.#options.auth(request)).then(
+      (verdict) => (verdict === true ? done(true) : done(false, verdict.status, verdict.message)),
+      () => done(false, 500, 'Authentication failed'),
+    );
+  }
+
+  #accept(socket: WebSocket): void {
+    this.#alive.set(socket, true);
+    socket.on('pong', () => this.#alive.set(socket, true));
+    let paused = false;
+    const resumeWhenDrained = () => {
+      if (paused && socket.bufferedAmount <= this.#options.maxBufferedBytes / 2) {
+        paused = false;
+        socket.resume();
+      }
+    };
+    const connection = this.#connect({
+      send: (message) => {
+        if (socket.readyState !== socket.OPEN) return;
+        socket.send(JSON.stringify(message), resumeWhenDrained);
+        if (!paused && socket.bufferedAmount > this.#options.maxBufferedBytes) {
+          paused = true;
+          socket.pause();
+        }
+      },
+    });
+    socket.on('message', (data: RawData, isBinary: boolean) => {
+      if (isBinary) {
+        socket.send(
+          JSON.stringify(
+            failure(null, ProtocolError.invalidRequest('Send JSON-RPC messages as text frames')),
+          ),
+        );
+        return;
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(data.toString());
+      } catch (error) {
+        socket.send(JSON.stringify(parseError((error as Error).message)));
+        return;
+      }
+      connection.receive(value);
+    });
+    socket.once('close', () => connection.close());
+    socket.on('error', () => socket.terminate());
+  }
+
+  #beat(server: WebSocketServer): void {
+    for (const socket of server.clients) {
+      // A peer we stopped reading from cannot have its pong read either; backpressure, not death.
+      if (socket.isPaused) continue;
+      if (this.#alive.get(socket) === false) {
+        socket.terminate();
+        continue;
+      }
+      this.#alive.set(socket, false);
+      socket.ping();
+    }
+  }
+}
