@@ -1,0 +1,66 @@
+/**
+ * Closed-loop load: `concurrency` callers, each sending its next call the moment its last one is
+ * answered, for a fixed time. This keeps exactly `concurrency` calls in flight and measures how
+ * many calls per second the server completes and how long each took.
+ */
+import { performance } from 'node:perf_hooks';
+import { LatencyHistogram } from './latency-histogram.js';
+import type { LoadClient } from './load-client.js';
+
+export interface CallSpec {
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+export interface ClosedLoopResult {
+  latency: LatencyHistogram;
+  completed: number;
+  /** Calls answered with a JSON-RPC error or an isError result. */
+  failed: number;
+  callsPerSecond: number;
+  /** The first failure's message, to say what went wrong. */
+  firstFailure?: string;
+}
+
+export async function closedLoop(
+  client: LoadClient,
+  call: CallSpec,
+  concurrency: number,
+  durationMs: number,
+): Promise<ClosedLoopResult> {
+  const latency = new LatencyHistogram();
+  let completed = 0;
+  let failed = 0;
+  let firstFailure: string | undefined;
+  const start = performance.now();
+  const stopAt = start + durationMs;
+  let lastAnswer = start;
+
+  const caller = async () => {
+    while (performance.now() < stopAt) {
+      const reply = await client.call(call.tool, call.args).reply;
+      lastAnswer = performance.now();
+      latency.recordMs(reply.latencyMs);
+      completed++;
+      const problem = reply.error?.message ?? (reply.result?.isError ? errorText(reply.result) : undefined);
+      if (problem !== undefined) {
+        failed++;
+        firstFailure ??= problem;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, caller));
+  const elapsedSeconds = (lastAnswer - start) / 1000;
+  return {
+    latency,
+    completed,
+    failed,
+    callsPerSecond: elapsedSeconds > 0 ? completed / elapsedSeconds : 0,
+    ...(firstFailure === undefined ? {} : { firstFailure }),
+  };
+}
+
+export function errorText(result: Record<string, unknown>): string {
+  const content = result.content as { text?: string }[] | undefined;
+  return content?.[0]?.text ?? 'isError result';
+}

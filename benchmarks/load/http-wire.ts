@@ -1,0 +1,101 @@
+/**
+ * The Streamable HTTP wire: every message is its own POST to /mcp over a keep-alive agent, so N
+ * calls in flight are N concurrent requests. Replies come back as JSON or as an SSE stream; SSE
+ * events are delivered as they arrive, not when the stream ends, so latency is the server's.
+ */
+import { Agent, type IncomingMessage, request } from 'node:http';
+import type { Wire, WireMessage } from './wire.js';
+
+export class HttpWire implements Wire {
+  onMessage: (message: WireMessage) => void = () => {};
+  onClose: (reason: string) => void = () => {};
+  readonly #port: number;
+  readonly #agent = new Agent({ keepAlive: true, maxSockets: 512 });
+  #sessionId: string | undefined;
+  #protocolVersion: string | undefined;
+  #failed = false;
+
+  constructor(port: number) {
+    this.#port = port;
+  }
+
+  send(message: WireMessage): void {
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
+    if (this.#sessionId) headers['mcp-session-id'] = this.#sessionId;
+    if (this.#protocolVersion) headers['mcp-protocol-version'] = this.#protocolVersion;
+    const post = request(
+      { host: '127.0.0.1', port: this.#port, path: '/mcp', method: 'POST', agent: this.#agent, headers },
+      (response) => this.#onResponse(response),
+    );
+    post.on('error', (error) => this.#fail(`HTTP request failed: ${error.message}`));
+    post.end(JSON.stringify(message));
+  }
+
+  negotiated(protocolVersion: string): void {
+    this.#protocolVersion = protocolVersion;
+  }
+
+  async close(): Promise<void> {
+    this.#failed = true;
+    this.#agent.destroy();
+  }
+
+  #onResponse(response: IncomingMessage): void {
+    const session = response.headers['mcp-session-id'];
+    if (typeof session === 'string') this.#sessionId = session;
+    const type = response.headers['content-type'] ?? '';
+    response.setEncoding('utf8');
+    if (type.includes('text/event-stream')) {
+      this.#readEvents(response);
+      return;
+    }
+    let body = '';
+    response.on('data', (chunk: string) => {
+      body += chunk;
+    });
+    response.on('end', () => {
+      if (body.trim() === '') return; // 202 Accepted for a notification
+      this.#deliver(body, response.statusCode);
+    });
+  }
+
+  #readEvents(response: IncomingMessage): void {
+    let buffer = '';
+    response.on('data', (chunk: string) => {
+      buffer += chunk;
+      let end = buffer.search(/\r?\n\r?\n/);
+      while (end !== -1) {
+        const event = buffer.slice(0, end);
+        buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
+        const data = event
+          .split(/\r?\n/)
+          .filter((line) => line.startsWith('data:'))
+          .map((line) => line.slice(5).trimStart())
+          .join('\n');
+        if (data !== '') this.#deliver(data, response.statusCode);
+        end = buffer.search(/\r?\n\r?\n/);
+      }
+    });
+  }
+
+  #deliver(text: string, status: number | undefined): void {
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.#fail(`HTTP ${status}: a reply that is not JSON: ${text.slice(0, 200)}`);
+      return;
+    }
+    if (Array.isArray(message)) for (const item of message) this.onMessage(item as WireMessage);
+    else this.onMessage(message as WireMessage);
+  }
+
+  #fail(reason: string): void {
+    if (this.#failed) return;
+    this.#failed = true;
+    this.onClose(reason);
+  }
+}

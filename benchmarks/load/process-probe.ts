@@ -1,0 +1,64 @@
+/**
+ * What the operating system knows about a server process: CPU time used (all threads), resident
+ * memory and thread count, read from /proc/<pid>. Linux only; elsewhere every read is undefined and
+ * the scenarios that need it say so instead of inventing a number.
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+let ticksPerSecond: number | undefined;
+
+function clockTicks(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+function statFields(pid: number): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may hold spaces and parentheses: fields start after the last ')'.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/** User + system CPU seconds the process has used so far, all its threads together. */
+export function cpuSeconds(pid: number): number | undefined {
+  const fields = statFields(pid);
+  if (!fields) return undefined;
+  // After the name: state is field 3, so utime (14) and stime (15) are at indexes 11 and 12.
+  return (Number(fields[11]) + Number(fields[12])) / clockTicks();
+}
+
+export function threadCount(pid: number): number | undefined {
+  const fields = statFields(pid);
+  return fields ? Number(fields[17]) : undefined;
+}
+
+/** Resident set size in MiB. */
+export function rssMiB(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    return match ? Number(match[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU use of a process over a window, in percent of one core (200 = two cores busy). */
+export async function cpuPercentOver(pid: number, windowMs: number): Promise<number | undefined> {
+  const before = cpuSeconds(pid);
+  const start = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, windowMs));
+  const after = cpuSeconds(pid);
+  if (before === undefined || after === undefined) return undefined;
+  return ((after - before) / ((performance.now() - start) / 1000)) * 100;
+}

@@ -1,0 +1,42 @@
+/**
+ * The command line every benchmark server accepts, so the load generator can start any of them the
+ * same way: `--stdio`, or `--http <port>` (Streamable HTTP at /mcp), plus `--threads N` where a pool
+ * exists. A server started with a transport it does not have exits with code 3 and says so, which
+ * the runner reads as "skip this transport".
+ */
+import { parseArgs } from 'node:util';
+
+export interface PeerOptions {
+  stdio: boolean;
+  httpPort: number | undefined;
+  wsPort: number | undefined;
+  threads: number | undefined;
+}
+
+export const UNSUPPORTED_TRANSPORT_EXIT = 3;
+
+export function readPeerOptions(argv: string[] = process.argv.slice(2)): PeerOptions {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      stdio: { type: 'boolean', default: false },
+      http: { type: 'string' },
+      ws: { type: 'string' },
+      threads: { type: 'string' },
+    },
+    strict: true,
+  });
+  const int = (text: string | undefined) => (text === undefined ? undefined : Number.parseInt(text, 10));
+  return {
+    stdio: values.stdio,
+    httpPort: int(values.http),
+    wsPort: int(values.ws),
+    threads: int(values.threads),
+  };
+}
+
+/** Exits with the code the runner understands as "this server has no such transport". */
+export function refuseTransport(server: string, transport: string): never {
+  process.stderr.write(`${server}: no ${transport} transport\n`);
+  process.exit(UNSUPPORTED_TRANSPORT_EXIT);
+}

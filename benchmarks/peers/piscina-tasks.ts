@@ -1,0 +1,23 @@
+/**
+ * The Piscina worker of the "careful user" peer: the CPU tools' bodies, run off the event loop.
+ */
+import { fibonacci, hashChain, spin } from './cpu-work.js';
+
+export type OffloadedTask =
+  | { tool: 'noop' }
+  | { tool: 'spin'; ms: number }
+  | { tool: 'fib'; n: number }
+  | { tool: 'hash_chain'; text: string; rounds: number };
+
+export default function run(task: OffloadedTask): string {
+  switch (task.tool) {
+    case 'noop':
+      return 'ok';
+    case 'spin':
+      return spin(task.ms);
+    case 'fib':
+      return JSON.stringify({ n: task.n, value: fibonacci(task.n) });
+    case 'hash_chain':
+      return hashChain(task.text, task.rounds);
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The issue's "done when" targets, checked against a run's own numbers. Only ratios between servers
+ * measured in the same run count: these machines are shared and noisy, ratios travel, absolutes do not.
+ */
+
+import { formatNumber } from './markdown-table.js';
+import type { Measurement } from './measurement.js';
+
+export interface TargetCheck {
+  target: string;
+  measured: string;
+  met: boolean | undefined;
+}
+
+function find(
+  measurements: readonly Measurement[],
+  scenario: string,
+  server: string,
+  metric: string,
+  params: Record<string, string | number> = {},
+): Measurement | undefined {
+  return measurements.find(
+    (m) =>
+      m.scenario === scenario &&
+      m.server === server &&
+      m.metric === metric &&
+      m.transport === 'stdio' &&
+      Object.entries(params).every(([key, value]) => m.params[key] === value),
+  );
+}
+
+const unmeasured = (target: string): TargetCheck => ({
+  target,
+  measured: 'not measured in this run',
+  met: undefined,
+});
+
+export function checkTargets(measurements: readonly Measurement[]): TargetCheck[] {
+  const checks: TargetCheck[] = [];
+
+  const target1 = "weft's cheap-call p99 under K=8 is >= 50x lower than the official SDK's";
+  const weftP99 = find(measurements, 'responsiveness', 'weft', 'cheap_p99', { k: 8 });
+  const sdkP99 = find(measurements, 'responsiveness', 'sdk', 'cheap_p99', { k: 8 });
+  if (weftP99 && sdkP99) {
+    const ratio = sdkP99.value / weftP99.value;
+    checks.push({
+      target: target1,
+      measured: `${formatNumber(weftP99.value)} ms vs ${formatNumber(sdkP99.value)} ms: ${formatNumber(ratio)}x`,
+      met: ratio >= 50,
+    });
+  } else checks.push(unmeasured(target1));
+
+  const target2 = "weft's CPU-tool throughput is >= 1.9x the official SDK's";
+  const rates = measurements.filter((m) => m.scenario === 'cpu-throughput' && m.metric === 'calls_per_s');
+  const top = Math.max(0, ...rates.map((m) => Number(m.params.concurrency)));
+  const weftRate = find(measurements, 'cpu-throughput', 'weft', 'calls_per_s', { concurrency: top });
+  const sdkRate = find(measurements, 'cpu-throughput', 'sdk', 'calls_per_s', { concurrency: top });
+  if (weftRate && sdkRate) {
+    const ratio = weftRate.value / sdkRate.value;
+    checks.push({
+      target: target2,
+      measured: `${formatNumber(weftRate.value)} vs ${formatNumber(sdkRate.value)} calls/s at concurrency ${top}: ${formatNumber(ratio)}x`,
+      met: ratio >= 1.9,
+    });
+  } else checks.push(unmeasured(target2));
+
+  const target3 = 'a trivial blocking call adds <= 0.1 ms (p50) over the same tool inline';
+  const overhead = find(measurements, 'dispatch-overhead', 'weft', 'blocking_overhead_p50');
+  if (overhead) {
+    checks.push({
+      target: target3,
+      measured: `${formatNumber(overhead.value)} ms`,
+      met: overhead.value <= 0.1,
+    });
+  } else checks.push(unmeasured(target3));
+
+  const target4 = "weft's inline echo throughput over stdio is >= the official SDK's (every concurrency)";
+  const ratios: string[] = [];
+  let allMet = true;
+  for (const concurrency of [1, 16, 64]) {
+    const weft = find(measurements, 'cheap-throughput', 'weft', 'calls_per_s', { concurrency });
+    const sdk = find(measurements, 'cheap-throughput', 'sdk', 'calls_per_s', { concurrency });
+    if (!weft || !sdk) continue;
+    ratios.push(`c=${concurrency}: ${formatNumber(weft.value / sdk.value)}x`);
+    allMet &&= weft.value >= sdk.value;
+  }
+  checks.push(
+    ratios.length > 0 ? { target: target4, measured: ratios.join(', '), met: allMet } : unmeasured(target4),
+  );
+  return checks;
+}
+
+export function targetsTable(checks: readonly TargetCheck[]): string {
+  const verdict = (met: boolean | undefined) => (met === undefined ? 'n/a' : met ? 'met' : 'NOT met');
+  return [
+    '| target | measured | verdict |',
+    '| --- | --- | --- |',
+    ...checks.map((check) => `| ${check.target} | ${check.measured} | ${verdict(check.met)} |`),
+  ].join('\n');
+}

@@ -1,0 +1,152 @@
+#!/usr/bin/env node
+/**
+ * The benchmark runner: `npm run bench` (every scenario), `npm run bench:quick` (the quick subset,
+ * shorter windows), `npm run bench -- responsiveness timeouts` (just those), `--servers weft,sdk`
+ * (just those servers). Progress goes to stderr, the Markdown report to stdout, the numbers to
+ * benchmarks/results/*.json and the charts to benchmarks/results/charts/.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { availableParallelism, cpus, platform, release, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { Presets, SingleBar } from 'cli-progress';
+import { writeCharts } from './report/charts.js';
+import { notesList, scenarioTable } from './report/markdown-table.js';
+import type { Measurement, Note } from './report/measurement.js';
+import { checkTargets, targetsTable } from './report/targets.js';
+import { SCENARIOS } from './scenarios/catalog.js';
+import type { Budget, ScenarioContext } from './scenarios/scenario.js';
+import { SERVERS } from './servers/server-catalog.js';
+import { stopAllServers } from './servers/server-process.js';
+
+const RESULTS = fileURLToPath(new URL('../../benchmarks/results/', import.meta.url));
+
+const { values, positionals } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    servers: { type: 'string' },
+  },
+  allowPositionals: true,
+  strict: true,
+});
+
+const unknown = positionals.filter((name) => !SCENARIOS.some((scenario) => scenario.name === name));
+if (unknown.length > 0) {
+  process.stderr.write(
+    `Unknown scenario ${unknown.join(', ')}. Scenarios: ${SCENARIOS.map((s) => s.name).join(', ')}\n`,
+  );
+  process.exit(2);
+}
+const servers = values.servers
+  ? SERVERS.filter((spec) => values.servers!.split(',').includes(spec.id))
+  : SERVERS;
+if (servers.length === 0) {
+  process.stderr.write(`--servers matched none of: ${SERVERS.map((spec) => spec.id).join(', ')}\n`);
+  process.exit(2);
+}
+
+const quick = values.quick;
+const chosen = SCENARIOS.filter((scenario) =>
+  positionals.length > 0 ? positionals.includes(scenario.name) : !quick || scenario.quick,
+);
+const runName = positionals.length > 0 || values.servers ? 'partial' : quick ? 'quick' : 'latest';
+const budget: Budget = quick
+  ? { quick: true, warmupMs: 300, windowMs: 700, repeats: 3 }
+  : { quick: false, warmupMs: 500, windowMs: 1_000, repeats: 3 };
+const cores = availableParallelism();
+const machine = {
+  cores,
+  cpuModel: cpus()[0]?.model ?? 'unknown',
+  nodeVersion: process.version,
+  platform: `${platform()} ${release()}`,
+  memoryGiB: Math.round(totalmem() / 2 ** 30),
+};
+
+const measurements: Measurement[] = [];
+const notes: Note[] = [];
+const bar = new SingleBar(
+  {
+    stream: process.stderr,
+    format: ' {bar} {percentage}% | {value}/{total} | {duration}s | {step}',
+    noTTYOutput: true,
+    notTTYSchedule: 10_000,
+  },
+  Presets.shades_classic,
+);
+
+process.once('SIGINT', () => {
+  bar.stop();
+  process.stderr.write('interrupted: stopping servers\n');
+  stopAllServers().finally(() => process.exit(130));
+});
+
+const started = Date.now();
+bar.start(
+  chosen.reduce((total, scenario) => total + scenario.steps(budget, servers, cores), 0),
+  0,
+  { step: 'starting' },
+);
+for (const scenario of chosen) {
+  const context: ScenarioContext = {
+    budget,
+    cores,
+    servers,
+    record: (server, transport, metric, value, unit, params = {}) =>
+      measurements.push({ scenario: scenario.name, server, transport, metric, value, unit, params }),
+    note: (server, transport, text) => notes.push({ scenario: scenario.name, server, transport, text }),
+    step: (label) => bar.increment({ step: label }),
+  };
+  try {
+    await scenario.run(context);
+  } catch (error) {
+    notes.push({
+      scenario: scenario.name,
+      server: 'weft',
+      transport: 'stdio',
+      text: `the scenario failed: ${(error as Error)?.stack ?? String(error)}`,
+    });
+  }
+}
+bar.stop();
+await stopAllServers();
+const seconds = Math.round((Date.now() - started) / 1000);
+
+const checks = checkTargets(measurements);
+await mkdir(RESULTS, { recursive: true });
+await writeFile(
+  `${RESULTS}${runName}.json`,
+  `${JSON.stringify(
+    {
+      machine,
+      command: `node dist/benchmarks/run.js ${process.argv.slice(2).join(' ')}`.trim(),
+      date: new Date(started).toISOString(),
+      durationSeconds: seconds,
+      budget,
+      results: measurements,
+      notes,
+      targets: checks,
+    },
+    null,
+    2,
+  )}\n`,
+);
+const charts = await writeCharts(measurements, `${RESULTS}charts`, runName);
+
+const out: string[] = [
+  `# weft benchmarks (${runName} run)`,
+  '',
+  `Machine: ${machine.cores} cores, ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.nodeVersion}, ${machine.platform}. ` +
+    `Run took ${seconds} s; every point is the median of ${budget.repeats} windows of ${budget.windowMs} ms.`,
+];
+for (const scenario of chosen) {
+  const table = scenarioTable(scenario.name, measurements);
+  if (table) out.push('', `## ${scenario.name}`, '', table);
+}
+const noteText = notesList(notes);
+if (noteText) out.push('', '## Notes', '', noteText);
+out.push('', '## Targets', '', targetsTable(checks));
+out.push('', `Results: benchmarks/results/${runName}.json`);
+if (charts.length > 0)
+  out.push(`Charts: ${charts.map((path) => path.slice(path.indexOf('benchmarks/'))).join(', ')}`);
+process.stdout.write(`${out.join('\n')}\n`);
+process.exit(0);

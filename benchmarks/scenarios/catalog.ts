@@ -1,0 +1,17 @@
+/** Every scenario, in the order a full run performs them. */
+import { cheapThroughput } from './cheap-throughput.js';
+import { cpuThroughput } from './cpu-throughput.js';
+import { dispatchOverhead } from './dispatch-overhead.js';
+import { memory } from './memory.js';
+import { responsiveness } from './responsiveness.js';
+import type { Scenario } from './scenario.js';
+import { timeouts } from './timeouts.js';
+
+export const SCENARIOS: readonly Scenario[] = [
+  responsiveness,
+  cpuThroughput,
+  dispatchOverhead,
+  cheapThroughput,
+  timeouts,
+  memory,
+];

@@ -1,0 +1,53 @@
+/**
+ * The servers under test and how to start each over each transport. weft runs its benchmark server
+ * (demo tools plus the noop pair) over stdio and the demo server for HTTP and WebSocket; each peer
+ * is one script that takes the same flags (see peers/peer-options.ts).
+ */
+import { fileURLToPath } from 'node:url';
+import type { TransportName } from '../load/wire.js';
+
+export type ServerId = 'weft' | 'sdk' | 'sdk-piscina' | 'fastmcp';
+
+export interface ServerSpec {
+  id: ServerId;
+  /** How the server is named in tables and charts. */
+  label: string;
+  /** The tool that does nothing on a pool thread, when the server has a pool. */
+  blockingNoop?: string;
+  /** Whether `--threads N` sizes a worker pool. */
+  hasPool: boolean;
+  /** The script and flags that serve `transport` on `port` (stdio ignores the port). */
+  command(transport: TransportName, port: number): { script: string; args: string[] };
+}
+
+const dist = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
+
+const transportFlags = (transport: TransportName, port: number): string[] =>
+  transport === 'stdio' ? ['--stdio'] : [`--${transport}`, String(port)];
+
+const peer = (file: string) => (transport: TransportName, port: number) => ({
+  script: dist(`../peers/${file}`),
+  args: transportFlags(transport, port),
+});
+
+export const SERVERS: readonly ServerSpec[] = [
+  {
+    id: 'weft',
+    label: 'weft',
+    blockingNoop: 'noop_blocking',
+    hasPool: true,
+    command: (transport, port) =>
+      transport === 'stdio'
+        ? { script: dist('./weft-server.js'), args: ['--stdio'] }
+        : { script: dist('../../examples/demo-server.js'), args: transportFlags(transport, port) },
+  },
+  { id: 'sdk', label: 'official SDK', hasPool: false, command: peer('sdk-server.js') },
+  { id: 'fastmcp', label: 'FastMCP', hasPool: false, command: peer('fastmcp-server.js') },
+  {
+    id: 'sdk-piscina',
+    label: 'SDK + Piscina',
+    blockingNoop: 'noop_blocking',
+    hasPool: true,
+    command: peer('sdk-piscina-server.js'),
+  },
+];

@@ -1,0 +1,154 @@
+/**
+ * Starts a server under test as a child process, connects a load client to it, and stops it for
+ * good afterwards. Every child is tracked so that none outlives the benchmark, even when the
+ * runner is interrupted. A server that exits before it is ready does not support the transport it
+ * was asked for (or is broken): that is a TransportUnavailable, which scenarios turn into a note.
+ */
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { connect, createServer } from 'node:net';
+import { HttpWire } from '../load/http-wire.js';
+import { LoadClient } from '../load/load-client.js';
+import { StdioWire } from '../load/stdio-wire.js';
+import type { TransportName, Wire } from '../load/wire.js';
+import { WsWire } from '../load/ws-wire.js';
+import type { ServerSpec } from './server-catalog.js';
+
+const READY_TIMEOUT_MS = 20_000;
+const children = new Set<ChildProcessWithoutNullStreams>();
+
+export class TransportUnavailable extends Error {
+  override readonly name = 'TransportUnavailable';
+}
+
+export interface RunningServer {
+  spec: ServerSpec;
+  transport: TransportName;
+  pid: number;
+  client: LoadClient;
+  /** Stops the server (SIGTERM, then SIGKILL after 500 ms) and waits until it has exited. */
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  threads?: number;
+}
+
+export async function startServer(
+  spec: ServerSpec,
+  transport: TransportName,
+  options: StartOptions = {},
+): Promise<RunningServer> {
+  const port = transport === 'stdio' ? 0 : await freePort();
+  const { script, args } = spec.command(transport, port);
+  if (options.threads !== undefined) args.push('--threads', String(options.threads));
+  const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  children.add(child);
+  let stderr = '';
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (chunk: string) => {
+    stderr = (stderr + chunk).slice(-4000);
+  });
+  const exited = new Promise<string>((resolve) => {
+    child.once('exit', (code, signal) => {
+      children.delete(child);
+      resolve(
+        `${spec.label} exited before it was ready (code ${code}, signal ${signal}): ${firstLine(stderr)}`,
+      );
+    });
+  });
+  const stop = () => stopChild(child);
+  try {
+    const ready = (async () => {
+      const wire = await openWire(transport, child, port);
+      const client = new LoadClient(wire);
+      await client.initialize();
+      return client;
+    })();
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(
+        () => reject(new Error(`${spec.label} not ready in ${READY_TIMEOUT_MS} ms`)),
+        READY_TIMEOUT_MS,
+      ).unref(),
+    );
+    const client = await Promise.race([
+      ready,
+      exited.then((why) => Promise.reject(new TransportUnavailable(why))),
+      timeout,
+    ]);
+    return { spec, transport, pid: child.pid!, client, stop };
+  } catch (error) {
+    await stop();
+    if (error instanceof TransportUnavailable) throw error;
+    throw new TransportUnavailable(
+      `${spec.label} over ${transport}: ${(error as Error).message}${stderr ? ` (${firstLine(stderr)})` : ''}`,
+    );
+  }
+}
+
+/** Kills every server still running; for the end of a run and for interrupts. */
+export async function stopAllServers(): Promise<void> {
+  await Promise.all([...children].map((child) => stopChild(child)));
+}
+
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+async function stopChild(child: ChildProcessWithoutNullStreams): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 500);
+  await gone;
+  clearTimeout(timer);
+  children.delete(child);
+}
+
+function firstLine(text: string): string {
+  return (
+    text
+      .split('\n')
+      .find((line) => line.trim() !== '')
+      ?.trim() ?? 'no message'
+  );
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, child: ChildProcessWithoutNullStreams): Promise<void> {
+  while (child.exitCode === null && child.signalCode === null) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error('the server exited'); // startServer's race reports the exit with its stderr
+}
+
+async function openWire(
+  transport: TransportName,
+  child: ChildProcessWithoutNullStreams,
+  port: number,
+): Promise<Wire> {
+  if (transport === 'stdio') return new StdioWire(child);
+  await waitForPort(port, child);
+  if (transport === 'http') return new HttpWire(port);
+  // Where the WebSocket endpoint lives is the server's choice: /mcp first, like HTTP, then the root.
+  return WsWire.open(`ws://127.0.0.1:${port}/mcp`).catch(() => WsWire.open(`ws://127.0.0.1:${port}/`));
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env node
+import { addDemoTools } from '../../examples/demo-tools.js';
+/**
+ * The weft server under benchmark: the demo tools (examples/demo-tools.ts) plus `noop` inline and
+ * `noop_blocking` in the pool, the pair that isolates the cost of dispatching to a thread.
+ * Serves stdio; the HTTP and WebSocket runs use the demo server itself (only `echo` is needed).
+ */
+import { McpServer } from '../../lib/index.js';
+import { readPeerOptions, refuseTransport } from '../peers/peer-options.js';
+import noopBlocking from './noop-blocking.js';
+
+const options = readPeerOptions();
+if (!options.stdio) refuseTransport('weft benchmark server', options.httpPort ? 'HTTP' : 'WebSocket');
+
+const server = addDemoTools(
+  new McpServer({
+    name: 'weft-bench',
+    version: '0.1.0',
+    timeoutMs: 30_000,
+    ...(options.threads === undefined ? {} : { pool: { maxThreads: options.threads } }),
+  }),
+)
+  .tool({
+    name: 'noop',
+    description: 'Does nothing, inline (the baseline for noop_blocking).',
+    inputSchema: { type: 'object', additionalProperties: false },
+    handler: () => 'ok',
+  })
+  .tool(noopBlocking);
+
+await server.listen({ stdio: true });
