@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 /**
- * The demo server: `npm run --silent demo -- --stdio`.
+ * The demo server: `npm run --silent demo -- --stdio`, `-- --http 3000`, `-- --ws 3001` (any mix).
+ * `npm start` serves it over Streamable HTTP at http://127.0.0.1:${PORT:-3000}/mcp.
  *
- * Options: --stdio, --page-size N, --threads N, --timeout-ms N.
+ * Options: --stdio, --http PORT, --ws PORT, --host ADDRESS (default 127.0.0.1), --page-size N,
+ * --threads N, --timeout-ms N.
  */
 import { parseArgs } from 'node:util';
 import { McpServer } from '../lib/index.js';
@@ -11,6 +13,9 @@ import { addDemoTools } from './demo-tools.js';
 const { values } = parseArgs({
   options: {
     stdio: { type: 'boolean', default: false },
+    http: { type: 'string' },
+    ws: { type: 'string' },
+    host: { type: 'string', default: '127.0.0.1' },
     'page-size': { type: 'string' },
     threads: { type: 'string' },
     'timeout-ms': { type: 'string', default: '30000' },
@@ -20,6 +25,16 @@ const { values } = parseArgs({
 
 const number = (text: string | undefined): number | undefined =>
   text === undefined ? undefined : Number(text);
+
+const port = (text: string | undefined, flag: string): number | undefined => {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0 || value > 65_535) {
+    process.stderr.write(`weft demo: ${flag} needs a port number (0-65535), got ${JSON.stringify(text)}\n`);
+    process.exit(2);
+  }
+  return value;
+};
 
 const server = addDemoTools(
   new McpServer({
@@ -32,8 +47,17 @@ const server = addDemoTools(
   }),
 );
 
-if (!values.stdio) {
-  process.stderr.write('weft demo: choose a transport, e.g. --stdio\n');
+const httpPort = port(values.http, '--http');
+const wsPort = port(values.ws, '--ws');
+if (!values.stdio && httpPort === undefined && wsPort === undefined) {
+  process.stderr.write('weft demo: choose a transport: --stdio, --http PORT or --ws PORT\n');
   process.exit(2);
 }
-await server.listen({ stdio: true });
+await server.listen({
+  stdio: values.stdio,
+  ...(httpPort === undefined ? {} : { http: { port: httpPort, host: values.host } }),
+  ...(wsPort === undefined ? {} : { ws: { port: wsPort, host: values.host } }),
+});
+const { http, ws } = server.addresses;
+if (http) process.stderr.write(`weft demo: Streamable HTTP at http://${values.host}:${http.port}/mcp\n`);
+if (ws) process.stderr.write(`weft demo: WebSocket at ws://${values.host}:${ws.port}\n`);
