@@ -1,7 +1,7 @@
 /**
  * The servers under test and how to start each over each transport. weft runs its benchmark server
- * (demo tools plus the noop pair) over stdio and the demo server for HTTP and WebSocket; each peer
- * is one script that takes the same flags (see peers/peer-options.ts).
+ * (the demo tools plus the noop pair); each peer is one script. All take the same flags (see
+ * peers/peer-options.ts).
  */
 import { fileURLToPath } from 'node:url';
 import type { TransportName } from '../load/wire.js';
@@ -36,10 +36,10 @@ export const SERVERS: readonly ServerSpec[] = [
     label: 'weft',
     blockingNoop: 'noop_blocking',
     hasPool: true,
-    command: (transport, port) =>
-      transport === 'stdio'
-        ? { script: dist('./weft-server.js'), args: ['--stdio'] }
-        : { script: dist('../../examples/demo-server.js'), args: transportFlags(transport, port) },
+    command: (transport, port) => ({
+      script: dist('./weft-server.js'),
+      args: transportFlags(transport, port),
+    }),
   },
   { id: 'sdk', label: 'official SDK', hasPool: false, command: peer('sdk-server.js') },
   { id: 'fastmcp', label: 'FastMCP', hasPool: false, command: peer('fastmcp-server.js') },

@@ -3,14 +3,13 @@ import { addDemoTools } from '../../examples/demo-tools.js';
 /**
  * The weft server under benchmark: the demo tools (examples/demo-tools.ts) plus `noop` inline and
  * `noop_blocking` in the pool, the pair that isolates the cost of dispatching to a thread.
- * Serves stdio; the HTTP and WebSocket runs use the demo server itself (only `echo` is needed).
+ * Takes the same flags as the peers: --stdio, --http PORT, --ws PORT, --threads N.
  */
 import { McpServer } from '../../lib/index.js';
-import { readPeerOptions, refuseTransport } from '../peers/peer-options.js';
+import { readPeerOptions } from '../peers/peer-options.js';
 import noopBlocking from './noop-blocking.js';
 
 const options = readPeerOptions();
-if (!options.stdio) refuseTransport('weft benchmark server', options.httpPort ? 'HTTP' : 'WebSocket');
 
 const server = addDemoTools(
   new McpServer({
@@ -28,4 +27,8 @@ const server = addDemoTools(
   })
   .tool(noopBlocking);
 
-await server.listen({ stdio: true });
+await server.listen({
+  stdio: options.stdio,
+  ...(options.httpPort === undefined ? {} : { http: { port: options.httpPort, host: '127.0.0.1' } }),
+  ...(options.wsPort === undefined ? {} : { ws: { port: options.wsPort, host: '127.0.0.1' } }),
+});
