@@ -1,0 +1,116 @@
+/**
+ * The WebSocket transport with a raw `ws` peer: a closed socket stops its blocking call (the pool
+ * thread is freed long before the handler would have finished), dead peers are dropped by the
+ * heartbeat, non-local origins are refused at the upgrade, and malformed frames get JSON-RPC errors.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { WebSocket } from 'ws';
+import { addDemoTools } from '../../examples/demo-tools.js';
+import { McpServer } from '../../lib/index.js';
+
+function open(url: string, options: ConstructorParameters<typeof WebSocket>[2] = {}): Promise<WebSocket> {
+  const socket = new WebSocket(url, 'mcp', options);
+  return new Promise((resolve, reject) => {
+    socket.once('open', () => resolve(socket));
+    socket.once('error', reject);
+    socket.once('unexpected-response', (_request, response) =>
+      reject(new Error(`upgrade refused with ${response.statusCode}`)),
+    );
+  });
+}
+
+function nextMessage(socket: WebSocket, match: (message: Record<string, unknown>) => boolean = () => true) {
+  return new Promise<Record<string, unknown>>((resolve) => {
+    const onMessage = (data: Buffer) => {
+      const message = JSON.parse(data.toString());
+      if (!match(message)) return;
+      socket.off('message', onMessage);
+      resolve(message);
+    };
+    socket.on('message', onMessage);
+  });
+}
+
+async function initialize(socket: WebSocket): Promise<void> {
+  const reply = nextMessage(socket, (message) => message.id === 0);
+  socket.send(
+    JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'ws', version: '1' } },
+    }),
+  );
+  await reply;
+  socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+}
+
+describe('the WebSocket transport', () => {
+  let server: McpServer;
+  let url: string;
+  before(async () => {
+    server = addDemoTools(
+      new McpServer({ name: 'ws-test', version: '1.0.0', pool: { maxThreads: 1, graceMs: 100 } }),
+    );
+    await server.listen({ ws: { port: 0, heartbeatMs: 150, maxPayload: 64 * 1024 }, handleSignals: false });
+    url = `ws://127.0.0.1:${server.addresses.ws!.port}`;
+  });
+  after(() => server.close());
+
+  it('stops a running blocking call when its socket closes', async () => {
+    const socket = await open(url);
+    await initialize(socket);
+    socket.send(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'spin', arguments: { ms: 1_900 } },
+      }),
+    );
+    const busyBy = Date.now() + 1_000;
+    while (server.stats.freeThreads > 0 && Date.now() < busyBy) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(server.stats.freeThreads, 0, 'spin is running on the only thread');
+    const closedAt = Date.now();
+    socket.close();
+    while (server.stats.freeThreads === 0 && Date.now() - closedAt < 5_000)
+      await new Promise((r) => setTimeout(r, 10));
+    const freedAfter = Date.now() - closedAt;
+    // The handler would hold the thread ~1.8 s more; stopping it takes the 100 ms grace plus thread exit.
+    assert.ok(freedAfter < 1_200, `thread freed ${freedAfter} ms after the close`);
+    assert.equal(server.stats.inFlight, 0);
+  });
+
+  it('drops a peer that stops answering pings', async () => {
+    const socket = await open(url, { autoPong: false });
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    const started = Date.now();
+    await closed;
+    assert.ok(Date.now() - started < 2_000, 'dropped within a few heartbeats');
+  });
+
+  it('refuses an upgrade from a non-local Origin with 403', async () => {
+    await assert.rejects(open(url, { headers: { origin: 'http://evil.example.com' } }), /403/);
+  });
+
+  it('answers a frame that is not JSON with a parse error, and a binary frame with an invalid request', async () => {
+    const socket = await open(url);
+    const parseError = nextMessage(socket);
+    socket.send('{"jsonrpc":');
+    assert.equal(((await parseError).error as { code: number }).code, -32700);
+    const invalid = nextMessage(socket);
+    socket.send(Buffer.from('{}'), { binary: true });
+    assert.equal(((await invalid).error as { code: number }).code, -32600);
+    socket.close();
+  });
+
+  it('closes the socket with 1009 when a frame exceeds maxPayload', async () => {
+    const socket = await open(url);
+    const closed = new Promise<number>((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.send(
+      JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'ping', params: { pad: 'x'.repeat(100_000) } }),
+    );
+    assert.equal(await closed, 1009);
+  });
+});
