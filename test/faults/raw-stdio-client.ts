@@ -119,14 +119,17 @@ export class RawStdioClient {
   }
 
   #onData(chunk: string): void {
-    this.#buffer += chunk;
-    let newline = this.#buffer.indexOf('\n');
+    // Look for newlines in the new chunk only, so a multi-megabyte line costs one pass, not many.
+    let start = 0;
+    let newline = chunk.indexOf('\n');
     while (newline !== -1) {
-      const line = this.#buffer.slice(0, newline);
-      this.#buffer = this.#buffer.slice(newline + 1);
+      const line = this.#buffer + chunk.slice(start, newline);
+      this.#buffer = '';
       if (line.trim() !== '') this.#onLine(line);
-      newline = this.#buffer.indexOf('\n');
+      start = newline + 1;
+      newline = chunk.indexOf('\n', start);
     }
+    this.#buffer += chunk.slice(start);
   }
 
   #onLine(line: string): void {
