@@ -251,7 +251,17 @@ export class StreamableHttpTransport {
       },
     };
     const headers = { 'mcp-session-id': session.id };
-    const pending = session.connection.receive(value, replyTo);
+    let pending = session.connection.receive(value, replyTo);
+    // Most calls finish within a turn of the event loop (an inline echo, a list): wait that long, so
+    // they get a plain JSON answer instead of the cost of a stream.
+    if (pending !== undefined) {
+      let done = false;
+      pending = pending.then(() => {
+        done = true;
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      if (done) pending = undefined;
+    }
     const onlyResponses = buffered.every((message) => Array.isArray(message) || 'id' in message);
     if (pending === undefined && (onlyResponses || !acceptsSse)) {
       return sendJson(
