@@ -20,6 +20,8 @@ export interface EngineOptions {
   maxQueue: number;
   /** How long a cooperative blocking handler gets to stop before its thread is terminated. */
   graceMs: number;
+  /** Nice increment of pool threads, so the main thread wins the CPU when it has work. */
+  niceIncrement: number;
   /** Largest result a call may return, as JSON text; larger ones become tool errors. 0 = no cap. */
   maxResultBytes?: number;
   logError: (message: string) => void;

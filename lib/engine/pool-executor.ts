@@ -29,9 +29,27 @@ export interface PoolExecutorOptions {
   maxThreads: number;
   /** How long a cooperative handler gets to stop after its flag is raised, before termination. */
   graceMs: number;
+  /**
+   * Added to the nice value of every pool thread (Linux keeps one per thread). CPU-bound tools then
+   * yield the cores to the main thread whenever it has work, which is what keeps the router
+   * answering in milliseconds while every worker is busy.
+   */
+  niceIncrement: number;
   /** Where worker deaths are reported in full (the client only sees a redacted message). */
   logError: (message: string) => void;
 }
+
+/** Where a running call's worker events go, and how many have arrived (see PoolTaskResult). */
+interface EventSink {
+  readonly events: CallEvents;
+  received: number;
+  /** Set while a result waits for events still in flight on the other channel. */
+  expected?: number;
+  caughtUp?: () => void;
+}
+
+/** How long a result waits for events its worker sent before it; a safety net, not a delay. */
+const EVENT_CATCH_UP_MS = 200;
 
 interface RunningTask {
   readonly pool: Piscina;
@@ -46,7 +64,7 @@ export class PoolExecutor {
   readonly #admission: Admission;
   readonly #options: PoolExecutorOptions;
   readonly #pools = new Map<string, Piscina>();
-  readonly #sinks = new Map<number, CallEvents>();
+  readonly #sinks = new Map<number, EventSink>();
   #nextCallId = 1;
   #closed = false;
 
@@ -108,7 +126,8 @@ export class PoolExecutor {
           terminated: false,
         };
         running = task;
-        this.#sinks.set(callId, call.events);
+        const sink: EventSink = { events: call.events, received: 0 };
+        this.#sinks.set(callId, sink);
         const message: PoolTask = {
           callId,
           toolName: call.tool.name,
@@ -125,11 +144,10 @@ export class PoolExecutor {
             clearTimeout(task.graceTimer);
             release();
             // A result that arrives after a deadline or cancel finds the outcome decided: dropped.
-            decide(
-              result.ok
-                ? { kind: 'ok', value: result.value }
-                : { kind: 'tool-error', message: result.message },
-            );
+            const finish = () =>
+              decide(result.ok ? { kind: 'ok', value: result.value } : { kind: 'tool-error', message: result.message });
+            if (decided || sink.received >= result.events) finish();
+            else this.#awaitEvents(sink, result.events, finish);
           },
           (error: unknown) => {
             clearTimeout(task.graceTimer);
@@ -173,6 +191,15 @@ export class PoolExecutor {
     return count;
   }
 
+  #awaitEvents(sink: EventSink, expected: number, finish: () => void): void {
+    const timer = setTimeout(finish, EVENT_CATCH_UP_MS);
+    sink.expected = expected;
+    sink.caughtUp = () => {
+      clearTimeout(timer);
+      finish();
+    };
+  }
+
   #terminate(task: RunningTask): void {
     task.terminated = true;
     const before = new Set<Worker>(task.pool.threads);
@@ -203,6 +230,7 @@ export class PoolExecutor {
       maxThreads: this.#options.maxThreads,
       // The default pool keeps its threads warm; pools with special limits shrink when idle.
       minThreads: isDefault ? this.#options.maxThreads : 0,
+      niceIncrement: this.#options.niceIncrement,
       idleTimeout: isDefault ? 0 : 30_000,
       ...(limits ? { resourceLimits: limits } : {}),
       ...(threadEnv ? { env: threadEnv } : {}),
@@ -211,8 +239,10 @@ export class PoolExecutor {
       if (!isWorkerEvent(event)) return;
       const sink = this.#sinks.get(event.callId);
       if (!sink) return; // the call is over: late events are dropped
-      if (event.weft === 'progress') sink.progress?.(event.progress, event.total, event.message);
-      else sink.log(event.level, event.data);
+      if (event.weft === 'progress') sink.events.progress?.(event.progress, event.total, event.message);
+      else sink.events.log(event.level, event.data);
+      sink.received++;
+      if (sink.expected !== undefined && sink.received >= sink.expected) sink.caughtUp?.();
     });
     pool.on('error', (error: unknown) => this.#options.logError(`weft: worker pool error: ${String(error)}`));
     this.#pools.set(key, pool);

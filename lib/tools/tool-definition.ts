@@ -31,10 +31,13 @@ export type OutputOf<O> = O extends ObjectSchema ? FromSchema<O> : unknown;
  */
 export type ToolReturn<O> = string | CallToolResult | OutputOf<O> | undefined;
 
-export type ToolHandler<S, O = undefined> = (
-  args: ArgsOf<S>,
-  ctx: ToolContext,
-) => ToolReturn<O> | Promise<ToolReturn<O>>;
+/**
+ * A handler. Its return is typed `unknown` on purpose: checking it against `ToolReturn<O>` makes
+ * the compiler infer through the output schema while it is still inferring the definition (a
+ * handler returning `new Promise(...)` then fails with "excessively deep"). The shape is checked at
+ * run time instead, against the outputSchema, with a tool error that names the mismatch.
+ */
+export type ToolHandler<S, _O = undefined> = (args: ArgsOf<S>, ctx: ToolContext) => unknown;
 
 export interface ToolAnnotations {
   title?: string;
@@ -77,13 +80,13 @@ interface ToolCommon<S extends ObjectSchema, O extends ObjectSchema | undefined>
    * With an outputSchema: the structured content that timeout and error results carry, so clients
    * that read only structuredContent still get a well-formed value. Checked at registration.
    */
-  structuredFailure?: { timeout?: OutputOf<O>; error?: OutputOf<O> };
+  structuredFailure?: { timeout?: OutputOf<NoInfer<O>>; error?: OutputOf<NoInfer<O>> };
 }
 
 export interface InlineToolDefinition<S extends ObjectSchema, O extends ObjectSchema | undefined = undefined>
   extends ToolCommon<S, O> {
   blocking?: false;
-  handler: ToolHandler<S, O>;
+  handler: ToolHandler<NoInfer<S>, NoInfer<O>>;
 }
 
 export interface BlockingToolDefinition<
@@ -99,7 +102,7 @@ export interface BlockingToolDefinition<
   /** Which export of `module` holds the handler (a function or a tool definition); default `default`. */
   export?: string;
   /** The handler, when this definition lives in `module` itself. Never called on the main thread. */
-  handler?: ToolHandler<S, O>;
+  handler?: ToolHandler<NoInfer<S>, NoInfer<O>>;
   /** Heap caps for the threads that run this tool; a heap overrun ends the call as panicked. */
   resourceLimits?: WorkerResourceLimits;
   /**
