@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { callPeer, resourceUpdatedNotification, type ServerParts } from './context-views.js';
 import { Engine } from './engine/engine.js';
+import { killChildProcessTrees } from './engine/process-tree.js';
 import type { PromptDefinition } from './prompts/prompt-definition.js';
 import { PromptRegistry } from './prompts/prompt-registry.js';
 import { notification } from './protocol/json-rpc.js';
@@ -31,6 +32,9 @@ import {
   StreamableHttpTransport,
 } from './transports/streamable-http.js';
 import { type WebSocketListenOptions, WebSocketTransport } from './transports/websocket.js';
+
+/** How long shutdown waits for the worker pools to stop before it carries on without them. */
+const ENGINE_CLOSE_WAIT_MS = 2_000;
 
 export interface McpServerOptions {
   name: string;
@@ -301,7 +305,17 @@ export class McpServer {
     }
     for (const session of this.#sessions) session.cancelAll('shutdown');
     await this.#stdio?.flush();
-    await this.#engine.close();
+    // A thread stuck in native code (execSync, a sync addon) cannot be terminated until that call
+    // returns; shutdown does not wait for it: such threads end with the process.
+    let timer: NodeJS.Timeout | undefined;
+    const done = await Promise.race([
+      this.#engine.close().then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), ENGINE_CLOSE_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (!done) this.#logError('weft: some worker threads are stuck in native code; they end with the process');
     for (const session of this.#sessions) session.close();
     this.#sessions.clear();
     await Promise.all([...this.#httpTransports, ...this.#wsTransports].map((transport) => transport.close()));
@@ -313,6 +327,7 @@ export class McpServer {
     } catch (error) {
       this.#logError(`weft: error during shutdown: ${(error as Error)?.stack ?? String(error)}`);
     }
+    killChildProcessTrees();
     process.exit(0);
   }
 
@@ -321,6 +336,7 @@ export class McpServer {
     const onSignal = (signal: NodeJS.Signals) => {
       if (signalled) {
         this.#logError(`weft: ${signal} again, exiting now`);
+        killChildProcessTrees();
         process.exit(1);
       }
       signalled = true;

@@ -99,3 +99,12 @@ function psPairs(): Array<[number, number]> {
     return [];
   }
 }
+
+/**
+ * Kills every process this process started, with their own descendants: the last act of a server
+ * that is exiting, so that nothing it spawned (a pool child, a `sleep` started by `execSync` in a
+ * thread) outlives it.
+ */
+export function killChildProcessTrees(): void {
+  for (const child of childrenByParent().get(process.pid) ?? []) killProcessTree(child);
+}

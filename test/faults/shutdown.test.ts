@@ -1,0 +1,120 @@
+/**
+ * Graceful shutdown over stdio: on SIGTERM or SIGINT the server stops reading, lets in-flight calls
+ * finish within `shutdownGraceMs`, cancels the rest, closes its pools and exits 0; a second signal
+ * exits at once; and no worker, pool process or process a tool spawned outlives the server.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { descendantsOf } from '../../lib/engine/process-tree.js';
+import { RawStdioClient, textOf } from './raw-stdio-client.js';
+
+const SERVER = fileURLToPath(new URL('./fault-server.js', import.meta.url));
+
+/** Alive and not a zombie (a zombie has exited; only its parent has not collected it yet). */
+function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  const end = Date.now() + timeoutMs;
+  while (!check() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
+  return check();
+}
+
+describe('graceful shutdown over stdio', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    test(`${signal}: in-flight calls finish within the grace, the rest are cancelled, exit 0, nothing outlives it`, async () => {
+      const client = new RawStdioClient(SERVER, ['--shutdown-grace-ms', '1500']);
+      try {
+        await client.initialize();
+        const quick = client.call('sleep', { ms: 400 });
+        const slowId = client.newId();
+        client.send({
+          jsonrpc: '2.0',
+          id: slowId,
+          method: 'tools/call',
+          params: { name: 'sleep', arguments: { ms: 20_000 } },
+        });
+        // Work that would outlive a careless server: a pool process and a thread, both in execSync.
+        const stuckId = client.newId();
+        client.send({
+          jsonrpc: '2.0',
+          id: stuckId,
+          method: 'tools/call',
+          params: { name: 'exec_sleep_cancellable', arguments: { seconds: '30' } },
+        });
+        client.send({
+          jsonrpc: '2.0',
+          id: client.newId(),
+          method: 'tools/call',
+          params: { name: 'exec_sleep_thread', arguments: { seconds: '30' } },
+        });
+        assert.ok(
+          await until(() => descendantsOf(client.pid).length >= 3, 5_000),
+          'the pool process and both sleeps should be running',
+        );
+        const spawned = descendantsOf(client.pid);
+
+        const start = Date.now();
+        client.child.kill(signal);
+        assert.equal(textOf(await quick), 'slept 400 ms', 'a call that fits in the grace is answered');
+        const exit = await client.exited;
+        const took = Date.now() - start;
+        assert.deepEqual(exit, { code: 0, signal: null });
+        assert.ok(took >= 1_400, `exited after ${took} ms, before the grace was over`);
+        assert.ok(took < 6_000, `exited after ${took} ms`);
+        assert.equal(
+          client.answers.get(slowId),
+          undefined,
+          'a call cut by shutdown is cancelled, not answered',
+        );
+        assert.ok(
+          await until(() => spawned.every((pid) => !isAlive(pid)), 2_000),
+          `still alive after exit: ${spawned.filter(isAlive).join(', ')}`,
+        );
+        assert.deepEqual(client.garbage, []);
+      } finally {
+        client.kill();
+      }
+    });
+  }
+
+  test('a second signal exits at once', async () => {
+    const client = new RawStdioClient(SERVER, ['--shutdown-grace-ms', '20000']);
+    try {
+      await client.initialize();
+      client.send({
+        jsonrpc: '2.0',
+        id: client.newId(),
+        method: 'tools/call',
+        params: { name: 'sleep', arguments: { ms: 20_000 } },
+      });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      client.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const start = Date.now();
+      client.child.kill('SIGTERM');
+      const exit = await client.exited;
+      assert.ok(Date.now() - start < 1_500, `took ${Date.now() - start} ms after the second signal`);
+      assert.notEqual(exit.code, null, 'it exits by itself, not by the signal');
+    } finally {
+      client.kill();
+    }
+  });
+
+  test('end of stdin: calls in flight are answered, then the server exits 0', async () => {
+    const client = new RawStdioClient(SERVER);
+    await client.initialize();
+    const pending = client.call('sleep', { ms: 300 });
+    const exit = client.close();
+    assert.equal(textOf(await pending), 'slept 300 ms');
+    assert.deepEqual(await exit, { code: 0, signal: null });
+  });
+});
