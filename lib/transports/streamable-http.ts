@@ -23,6 +23,7 @@ import { isSupportedVersion, LEGACY_VERSIONS } from '../protocol/versions.js';
 import type { AuthHook } from './bearer-auth.js';
 import type { Connect } from './connection.js';
 import { readJsonBody } from './http-body.js';
+import { acceptOf, header, reply, sendJson } from './http-replies.js';
 import { HttpSession, STANDALONE_STREAM } from './http-session.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
 import { SseWriter } from './sse-writer.js';
@@ -94,9 +95,10 @@ export class StreamableHttpTransport {
   /** The request handler, for `node:http`, Express (`app.all('/mcp', h)`) or Fastify (`reply.raw`). */
   readonly handle: HttpRequestHandler = (request, response, next) => {
     this.#handle(request, response, next).catch((error) => {
+      // Inside a framework its error handler decides what the client sees; alone, a plain 500.
+      if (next) return next(error);
       if (!response.headersSent) reply(response, 500, ErrorCode.InternalError, 'Internal error');
       else response.end();
-      if (next) next(error);
     });
   };
 
@@ -135,7 +137,9 @@ export class StreamableHttpTransport {
   }
 
   async #handle(request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) {
-    const url = new URL(request.url ?? '/', 'http://localhost');
+    // Express strips the mount path from `url` under app.use('/mcp', ...); `originalUrl` keeps it.
+    const path = (request as IncomingMessage & { originalUrl?: string }).originalUrl ?? request.url ?? '/';
+    const url = new URL(path, 'http://localhost');
     if (url.pathname !== this.#options.path) {
       if (next) return next();
       return reply(
@@ -392,37 +396,4 @@ export class StreamableHttpTransport {
       }
     }
   }
-}
-
-function header(request: IncomingMessage, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function acceptOf(request: IncomingMessage): { json: boolean; sse: boolean } {
-  const accept = (request.headers.accept ?? '*/*').toLowerCase();
-  const any = accept.includes('*/*');
-  return {
-    json: any || accept.includes('application/json'),
-    sse: any || accept.includes('text/event-stream'),
-  };
-}
-
-function sendJson(
-  response: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-) {
-  response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
-}
-
-function reply(
-  response: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-  headers: Record<string, string> = {},
-): void {
-  sendJson(response, status, { jsonrpc: '2.0', id: null, error: { code, message } }, headers);
 }

@@ -1,0 +1,39 @@
+/**
+ * The small pieces of one HTTP exchange that every Streamable HTTP handler path needs: reading a
+ * header, what the client accepts, and JSON replies (JSON-RPC errors carry `id: null`: they answer
+ * the HTTP request, not any message in it).
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+export function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function acceptOf(request: IncomingMessage): { json: boolean; sse: boolean } {
+  const accept = (request.headers.accept ?? '*/*').toLowerCase();
+  const any = accept.includes('*/*');
+  return {
+    json: any || accept.includes('application/json'),
+    sse: any || accept.includes('text/event-stream'),
+  };
+}
+
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
+
+export function reply(
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(response, status, { jsonrpc: '2.0', id: null, error: { code, message } }, headers);
+}
