@@ -225,10 +225,7 @@ export const addInProcess = defineTool({
   module: import.meta.url,
   export: 'addInProcess',
   isolation: 'process',
-  handler: ({ a, b }, ctx) => {
-    ctx.log('info', `adding in pid ${process.pid}`);
-    return { content: [{ type: 'text', text: String(a + b) }] };
-  },
+  handler: ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
 });
 
 export const addInThread = defineTool({
