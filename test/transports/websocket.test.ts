@@ -46,6 +46,45 @@ async function initialize(socket: WebSocket): Promise<void> {
   socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
 }
 
+describe('WebSocket backpressure', () => {
+  it('stops reading from a peer that does not read its answers, and catches up once it does', async () => {
+    let calls = 0;
+    const server = new McpServer({ name: 'ws-pressure', version: '1.0.0' }).tool({
+      name: 'big',
+      description: 'Returns 256 KiB of text',
+      inputSchema: { type: 'object', properties: {} },
+      handler: () => {
+        calls++;
+        return 'x'.repeat(256 * 1024);
+      },
+    });
+    await server.listen({ ws: { port: 0, maxBufferedBytes: 256 * 1024 }, handleSignals: false });
+    const socket = await open(`ws://127.0.0.1:${server.addresses.ws!.port}`);
+    let answers = 0;
+    socket.on('message', () => answers++);
+    const raw = (socket as unknown as { _socket: { pause(): void; resume(): void } })._socket;
+    raw.pause();
+    const total = 80; // 20 MiB of answers: far more than the kernel buffers of a loopback socket hold
+    // Requests already read in one chunk all run; pausing can only hold back the ones still unread,
+    // so they are sent a few at a time, as a real client would.
+    for (let id = 1; id <= total; id++) {
+      socket.send(
+        JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'big', arguments: {} } }),
+      );
+      if (id % 4 === 0) await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    assert.ok(calls < total, `the server kept reading: ${calls} of ${total} calls ran`);
+    raw.resume();
+    const deadline = Date.now() + 10_000;
+    while (answers < total && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(answers, total);
+    assert.equal(calls, total);
+    socket.close();
+    await server.close();
+  });
+});
+
 describe('the WebSocket transport', () => {
   let server: McpServer;
   let url: string;
