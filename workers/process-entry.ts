@@ -28,6 +28,11 @@ process.stdout.write = process.stderr.write.bind(process.stderr) as typeof proce
 // When the server is gone, so is the reason to live; a busy handler is killed by the server instead.
 process.on('disconnect', () => process.exit(0));
 
+// Ctrl-C in a terminal signals the whole process group, pool processes included. Stopping is the
+// server's decision (it lets calls finish within its grace, then kills what is left), so a pool
+// process does not die on SIGINT by itself.
+process.on('SIGINT', () => {});
+
 function post(event: ProcessEvent): void {
   try {
     process.send?.(event);

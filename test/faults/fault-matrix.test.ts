@@ -209,6 +209,35 @@ describe('fault matrix over stdio', () => {
     assert.equal(textOf(sum), '42');
   });
 
+  test('progress and logs from a pool process arrive before its result', async () => {
+    const id = `progress-${Date.now()}`;
+    await client.request('logging/setLevel', { level: 'warning' });
+    const answer = await client.request(
+      'tools/call',
+      { name: 'progress_in_process', arguments: {}, _meta: { progressToken: id } },
+      id,
+    );
+    assert.equal(textOf(answer), 'done');
+    const answerAt = client.messages.indexOf(answer);
+    const progress = client.messages.filter(
+      (message) =>
+        message.method === 'notifications/progress' &&
+        (message.params as { progressToken?: unknown }).progressToken === id,
+    );
+    assert.deepEqual(
+      progress.map((message) => (message.params as { progress: number }).progress),
+      [1, 2, 3],
+    );
+    assert.ok(progress.every((message) => client.messages.indexOf(message) < answerAt));
+    const log = client.messages.find(
+      (message) =>
+        message.method === 'notifications/message' &&
+        JSON.stringify(message.params).includes('a pool process'),
+    );
+    assert.ok(log && client.messages.indexOf(log) < answerAt, 'the log message should precede the result');
+    await client.request('logging/setLevel', { level: 'debug' });
+  });
+
   test('console.log in tool code never reaches the protocol stream', async () => {
     const [thread, child] = await Promise.all([
       client.call('prints_to_stdout'),

@@ -228,6 +228,23 @@ export const addInProcess = defineTool({
   handler: ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
 });
 
+export const progressInProcess = defineTool({
+  name: 'progress_in_process',
+  inputSchema: { type: 'object', additionalProperties: false },
+  blocking: true,
+  module: import.meta.url,
+  export: 'progressInProcess',
+  isolation: 'process',
+  handler: async (_args, ctx) => {
+    for (let step = 1; step <= 3; step++) {
+      ctx.progress(step, 3, `step ${step}`);
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    }
+    ctx.log('warning', { from: 'a pool process' });
+    return 'done';
+  },
+});
+
 export const addInThread = defineTool({
   name: 'add_in_thread',
   inputSchema: {
@@ -334,6 +351,7 @@ export const FAULT_TOOLS: readonly DefinedTool[] = [
   exitsInProcess as DefinedTool,
   addInProcess as DefinedTool,
   addInThread as DefinedTool,
+  progressInProcess as DefinedTool,
   printsToStdout as DefinedTool,
   printsInProcess as DefinedTool,
   envDefault as DefinedTool,
