@@ -82,6 +82,7 @@ function resourcesView(parts: ServerParts): ResourcesView {
   return {
     list: () => parts.resources.sortedResources().map((entry) => entry.descriptor),
     templates: () => parts.resources.sortedTemplates().map((entry) => entry.descriptor),
+    find: (uri) => parts.resources.sortedResources().find((entry) => entry.key === uri)?.descriptor,
     read: (uri) => parts.resources.read(uri, { signal: new AbortController().signal }),
     add: (definition) => parts.resources.add(definition),
     addTemplate: (definition) => parts.resources.addTemplate(definition),
@@ -93,6 +94,7 @@ function resourcesView(parts: ServerParts): ResourcesView {
 function promptsView(parts: ServerParts): PromptsView {
   return {
     list: () => parts.prompts.sorted().map((entry) => entry.descriptor),
+    find: (name) => parts.prompts.sorted().find((entry) => entry.name === name)?.descriptor,
     get: (name, args) => parts.prompts.get(name, args, new AbortController().signal),
     add: (definition) => parts.prompts.add(definition),
     remove: (name) => parts.prompts.remove(name),

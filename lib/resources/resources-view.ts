@@ -12,6 +12,8 @@ export interface ResourcesView {
   list(): object[];
   /** Published template descriptors, in template order. */
   templates(): object[];
+  /** The descriptor of the resource with this URI (templates are not searched). */
+  find(uri: string): object | undefined;
   read(uri: string): Promise<ResourceContents[]>;
   add(definition: ResourceDefinition): void;
   addTemplate(definition: ResourceTemplateDefinition): void;

@@ -62,6 +62,10 @@ export type HttpRequestHandler = (
   next?: (error?: unknown) => void,
 ) => void;
 
+/** A client that takes no stream on its POST still hears the server's requests on its GET stream. */
+const isRequest = (message: JsonRpcMessage | JsonRpcMessage[]) =>
+  !Array.isArray(message) && 'method' in message && 'id' in message;
+
 export class StreamableHttpTransport {
   readonly #connect: Connect;
   readonly #options: Required<
@@ -251,6 +255,7 @@ export class StreamableHttpTransport {
     const replyTo = {
       send: (message: JsonRpcMessage | JsonRpcMessage[]) => {
         if (streamId !== undefined) session.send(streamId, message);
+        else if (!acceptsSse && isRequest(message)) session.send(STANDALONE_STREAM, message);
         else buffered.push(message);
       },
     };

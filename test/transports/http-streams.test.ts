@@ -162,3 +162,46 @@ describe('Streamable HTTP during shutdown', () => {
     await closing;
   });
 });
+
+describe('a client that accepts only JSON on its POSTs', () => {
+  it('receives the server’s requests on its standalone GET stream, and the call answer as JSON', async () => {
+    const server = new McpServer({ name: 'json-only', version: '1.0.0' }).tool({
+      name: 'ask',
+      description: 'Asks for a colour',
+      inputSchema: { type: 'object', properties: {} },
+      handler: async (_args, ctx) => {
+        const answer = await ctx.elicit!({
+          message: 'Colour?',
+          requestedSchema: { type: 'object', properties: { colour: { type: 'string' } } },
+        });
+        return `colour: ${answer.content?.colour}`;
+      },
+    });
+    await server.listen({ http: { port: 0 }, handleSignals: false });
+    const peer = new HttpPeer(`http://127.0.0.1:${server.addresses.http!.port}/mcp`);
+    await peer.initialize({ elicitation: {} });
+    const controller = new AbortController();
+    const standalone = await peer.get({}, controller.signal);
+    const asked = readEvents(standalone, (event) => event.data !== '');
+    const answer = peer.post(
+      { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ask', arguments: {} } },
+      { accept: 'application/json' },
+    );
+    const [request] = messagesOf(await asked);
+    assert.equal(request.method, 'elicitation/create');
+    const reply = await peer.post({
+      jsonrpc: '2.0',
+      id: request.id,
+      result: { action: 'accept', content: { colour: 'teal' } },
+    });
+    assert.equal(reply.status, 202);
+    const response = await answer;
+    assert.equal(response.headers.get('content-type'), 'application/json');
+    assert.equal(
+      ((await response.json()) as { result: { content: { text: string }[] } }).result.content[0]!.text,
+      'colour: teal',
+    );
+    controller.abort();
+    await server.close();
+  });
+});
