@@ -66,6 +66,10 @@ export type HttpRequestHandler = (
 const isRequest = (message: JsonRpcMessage | JsonRpcMessage[]) =>
   !Array.isArray(message) && 'method' in message && 'id' in message;
 
+/** A response (or a batch of them), as opposed to a notification or a request of the server's. */
+const isAnswer = (message: JsonRpcMessage | JsonRpcMessage[]) =>
+  Array.isArray(message) || !('method' in message);
+
 export class StreamableHttpTransport {
   readonly #connect: Connect;
   readonly #options: Required<
@@ -271,18 +275,13 @@ export class StreamableHttpTransport {
       await new Promise((resolve) => setImmediate(resolve));
       if (done) pending = undefined;
     }
-    const onlyResponses = buffered.every((message) => Array.isArray(message) || 'id' in message);
+    const onlyResponses = buffered.every(isAnswer);
     if (pending === undefined && (onlyResponses || !acceptsSse)) {
-      return sendJson(
-        response,
-        200,
-        buffered.filter((m) => Array.isArray(m) || 'id' in m).at(0) ?? {},
-        headers,
-      );
+      return sendJson(response, 200, buffered.find(isAnswer) ?? {}, headers);
     }
     if (!acceptsSse) {
       await pending;
-      const answer = buffered.filter((m) => Array.isArray(m) || 'id' in m);
+      const answer = buffered.filter(isAnswer);
       if (answer.length === 0) return void response.writeHead(202, headers).end();
       return sendJson(response, 200, answer.length === 1 ? answer[0] : answer.flat(), headers);
     }
