@@ -1,0 +1,57 @@
+/**
+ * The event store behind Last-Event-ID: replay after an id, per stream, and its bound.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { notification } from '../../lib/protocol/json-rpc.js';
+import { EventStore } from '../../lib/transports/event-store.js';
+
+const note = (n: number) => notification('notifications/message', { level: 'info', data: n });
+const numbers = (events: { message: unknown }[]) =>
+  events.map((event) => (event.message as { params: { data: number } }).params.data);
+
+describe('EventStore', () => {
+  it('replays what a stream carried after a given event, and nothing of other streams', () => {
+    const store = new EventStore(100);
+    const a = store.openStream();
+    const b = store.openStream();
+    const first = store.append(a, note(1));
+    store.append(b, note(99));
+    store.append(a, note(2));
+    store.append(a, note(3));
+    assert.deepEqual(numbers(store.after(first)!.events), [2, 3]);
+    assert.equal(store.after(first)!.streamId, a);
+    assert.deepEqual(numbers(store.after(`${a}_0`)!.events), [1, 2, 3]);
+    assert.equal(store.after('unknown_1'), undefined);
+    assert.equal(store.after('garbage'), undefined);
+  });
+
+  it('primes a reader with the latest id, so a fresh reader replays nothing old', () => {
+    const store = new EventStore(100);
+    const stream = store.openStream('standalone');
+    store.append(stream, note(1));
+    const primed = store.primingId(stream);
+    store.append(stream, note(2));
+    assert.deepEqual(numbers(store.after(primed)!.events), [2]);
+  });
+
+  it('forgets the oldest events first once past its bound', () => {
+    const store = new EventStore(3);
+    const stream = store.openStream();
+    for (let n = 1; n <= 5; n++) store.append(stream, note(n));
+    assert.deepEqual(numbers(store.after(`${stream}_0`)!.events), [3, 4, 5]);
+  });
+
+  it('keeps a finished stream replayable until its events are evicted', () => {
+    const store = new EventStore(2);
+    const done = store.openStream();
+    store.append(done, note(1));
+    store.finish(done);
+    assert.equal(store.isFinished(done), true);
+    assert.deepEqual(numbers(store.after(`${done}_0`)!.events), [1]);
+    const other = store.openStream();
+    store.append(other, note(2));
+    store.append(other, note(3));
+    assert.equal(store.after(`${done}_0`), undefined, 'evicted and forgotten');
+  });
+});
