@@ -221,7 +221,9 @@ export class ProcessExecutor {
     pool = new Tinypool({
       filename: PROCESS_ENTRY,
       runtime: 'child_process',
-      minThreads: 0,
+      // One process stays warm, and replaces at once one that was killed, so the call after a
+      // timeout does not pay a process start.
+      minThreads: 1,
       maxThreads: this.#options.maxThreads,
       idleTimeout: IDLE_TIMEOUT_MS,
       // Structured clone over IPC, so results cross as they would from a thread.

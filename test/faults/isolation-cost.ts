@@ -46,6 +46,13 @@ await client.call('add_in_process', { a: 0, b: 0 });
 const cold = performance.now() - coldStart;
 for (const tool of ['add_in_thread', 'add_in_process']) await sequential(client, tool, 200);
 
+// The call right after a process was killed at its deadline: does it wait for a new process?
+await client.call('exec_sleep_process', { seconds: '5' });
+await new Promise((resolve) => setTimeout(resolve, 600));
+const afterKillStart = performance.now();
+await client.call('add_in_process', { a: 1, b: 1 });
+const afterKill = performance.now() - afterKillStart;
+
 const rows: string[] = [];
 for (const tool of ['add_in_thread', 'add_in_process']) {
   const times = await sequential(client, tool, CALLS);
@@ -57,6 +64,7 @@ for (const tool of ['add_in_thread', 'add_in_process']) {
 process.stdout.write(
   `${CALLS} calls each, node ${process.version}\n` +
     '| tool | p50 ms | p99 ms | calls/s (2 in flight) |\n| --- | --- | --- | --- |\n' +
-    `${rows.join('\n')}\ncold start of a pool process (first call): ${cold.toFixed(0)} ms\n`,
+    `${rows.join('\n')}\ncold start of a pool process (first call): ${cold.toFixed(0)} ms\n` +
+    `first call 600 ms after a process was killed at its deadline: ${afterKill.toFixed(1)} ms\n`,
 );
 client.kill();
