@@ -315,7 +315,9 @@ export class McpServer {
       }),
     ]);
     clearTimeout(timer);
-    if (!done) this.#logError('weft: some worker threads are stuck in native code; they end with the process');
+    if (!done) {
+      this.#logError('weft: some worker threads are stuck in native code; they end with the process');
+    }
     for (const session of this.#sessions) session.close();
     this.#sessions.clear();
     await Promise.all([...this.#httpTransports, ...this.#wsTransports].map((transport) => transport.close()));
