@@ -6,10 +6,11 @@
  * benchmarks/results/*.json and the charts to benchmarks/results/charts/.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { availableParallelism, cpus, platform, release, totalmem } from 'node:os';
+import { availableParallelism, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Presets, SingleBar } from 'cli-progress';
+import { type MachineCapacity, measureCapacity } from './load/machine-capacity.js';
 import { writeCharts } from './report/charts.js';
 import { notesList, scenarioTable } from './report/markdown-table.js';
 import type { Measurement, Note } from './report/measurement.js';
@@ -51,7 +52,7 @@ const chosen = SCENARIOS.filter((scenario) =>
 );
 const runName = positionals.length > 0 || values.servers ? 'partial' : quick ? 'quick' : 'latest';
 const budget: Budget = quick
-  ? { quick: true, warmupMs: 300, windowMs: 700, repeats: 3 }
+  ? { quick: true, warmupMs: 250, windowMs: 500, repeats: 3 }
   : { quick: false, warmupMs: 500, windowMs: 1_000, repeats: 3 };
 const cores = availableParallelism();
 const machine = {
@@ -60,9 +61,12 @@ const machine = {
   nodeVersion: process.version,
   platform: `${platform()} ${release()}`,
   memoryGiB: Math.round(totalmem() / 2 ** 30),
+  loadAverageAtStart: loadavg()[0]!,
+  capacity: undefined as MachineCapacity | undefined,
 };
 
 const measurements: Measurement[] = [];
+const durations: Record<string, number> = {};
 const notes: Note[] = [];
 const bar = new SingleBar(
   {
@@ -81,6 +85,10 @@ process.once('SIGINT', () => {
 });
 
 const started = Date.now();
+if (chosen.some((scenario) => scenario.name === 'cpu-throughput')) {
+  process.stderr.write('measuring the machine: hash_chain in 1 thread, then in one per core...\n');
+  machine.capacity = await measureCapacity(cores, quick ? 1_000 : 1_500, 20_000);
+}
 bar.start(
   chosen.reduce((total, scenario) => total + scenario.steps(budget, servers, cores), 0),
   0,
@@ -96,22 +104,25 @@ for (const scenario of chosen) {
     note: (server, transport, text) => notes.push({ scenario: scenario.name, server, transport, text }),
     step: (label) => bar.increment({ step: label }),
   };
+  const scenarioStart = Date.now();
   try {
     await scenario.run(context);
+    durations[scenario.name] = Math.round((Date.now() - scenarioStart) / 1000);
   } catch (error) {
     notes.push({
       scenario: scenario.name,
-      server: 'weft',
+      server: 'runner',
       transport: 'stdio',
       text: `the scenario failed: ${(error as Error)?.stack ?? String(error)}`,
     });
+    await stopAllServers();
   }
 }
 bar.stop();
 await stopAllServers();
 const seconds = Math.round((Date.now() - started) / 1000);
 
-const checks = checkTargets(measurements);
+const checks = checkTargets(measurements, machine.capacity);
 await mkdir(RESULTS, { recursive: true });
 await writeFile(
   `${RESULTS}${runName}.json`,
@@ -121,6 +132,7 @@ await writeFile(
       command: `node dist/benchmarks/run.js ${process.argv.slice(2).join(' ')}`.trim(),
       date: new Date(started).toISOString(),
       durationSeconds: seconds,
+      scenarioSeconds: durations,
       budget,
       results: measurements,
       notes,
@@ -136,8 +148,19 @@ const out: string[] = [
   `# weft benchmarks (${runName} run)`,
   '',
   `Machine: ${machine.cores} cores, ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.nodeVersion}, ${machine.platform}. ` +
-    `Run took ${seconds} s; every point is the median of ${budget.repeats} windows of ${budget.windowMs} ms.`,
+    `Load average at start ${machine.loadAverageAtStart.toFixed(2)}. ` +
+    `Run took ${seconds} s (${Object.entries(durations)
+      .map(([name, s]) => `${name} ${s} s`)
+      .join(', ')}); every point is the median of ${budget.repeats} interleaved windows.`,
 ];
+if (machine.capacity) {
+  const c = machine.capacity;
+  out.push(
+    '',
+    `Machine capacity right now (hash_chain in plain worker threads, no server): ${c.oneThreadCallsPerSecond.toFixed(1)} calls/s ` +
+      `on 1 thread, ${c.allThreadsCallsPerSecond.toFixed(1)} on ${c.threads}: a ${c.speedup.toFixed(2)}x ceiling for any pool.`,
+  );
+}
 for (const scenario of chosen) {
   const table = scenarioTable(scenario.name, measurements);
   if (table) out.push('', `## ${scenario.name}`, '', table);

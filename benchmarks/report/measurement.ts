@@ -20,7 +20,8 @@ export interface Measurement {
 
 export interface Note {
   scenario: string;
-  server: ServerId;
+  /** 'runner' when the note is about the run itself (a scenario that failed). */
+  server: ServerId | 'runner';
   transport: TransportName;
   text: string;
 }

@@ -1,15 +1,17 @@
 /**
- * responsiveness: how long a cheap call (`echo`) takes while K CPU-bound calls (`hash_chain`) are
- * in flight. The CPU calls run closed-loop, so K stay in flight throughout; the cheap call is sent
- * open-loop every 5 ms, so a stalled event loop shows in full. A server that runs CPU work on its
- * event loop answers the cheap call only after the CPU calls queued ahead of it.
+ * responsiveness: how long a cheap call (`echo`) takes while K CPU-bound calls (`hash_chain`,
+ * 50,000 rounds) are in flight. The CPU calls run closed-loop, so K stay in flight throughout; the
+ * cheap call is sent open-loop every 5 ms, so a stalled event loop shows in full. A server that
+ * runs CPU work on its event loop answers the cheap call only after the CPU calls queued ahead.
  */
 import { closedLoop } from '../load/closed-loop.js';
 import { openLoop } from '../load/open-loop.js';
-import { CHEAP_CALL, HEAVY_CALL, medians, type Scenario, sleep, withServer } from './scenario.js';
+import { CHEAP_CALL, interleaved, medians, type Scenario, sleep, withServers } from './scenario.js';
 
 const PROBE_INTERVAL_MS = 5;
 const SETTLE_MS = 200;
+const ROUNDS = 50_000;
+const LOAD = { tool: 'hash_chain', args: { text: 'weft', rounds: ROUNDS } };
 
 const levels = (quick: boolean) => (quick ? [8] : [2, 4, 8, 16]);
 
@@ -19,31 +21,27 @@ export const responsiveness: Scenario = {
   steps: (budget, servers) => servers.length * levels(budget.quick).length * budget.repeats,
   async run(context) {
     const { budget } = context;
-    for (const spec of context.servers) {
-      const skipped = levels(budget.quick).length * budget.repeats;
-      await withServer(context, spec, 'stdio', {}, skipped, async ({ client }) => {
-        await closedLoop(client, HEAVY_CALL, 2, budget.warmupMs);
+    const stepsPerServer = levels(budget.quick).length * budget.repeats;
+    await withServers(context, context.servers, 'stdio', {}, stepsPerServer, async (servers) => {
+      for (const { client } of servers) {
+        await closedLoop(client, LOAD, 2, budget.warmupMs);
         await closedLoop(client, CHEAP_CALL, 4, budget.warmupMs);
-        for (const k of levels(budget.quick)) {
-          const samples = [];
-          for (let repeat = 0; repeat < budget.repeats; repeat++) {
-            const heavy = closedLoop(client, HEAVY_CALL, k, SETTLE_MS + budget.windowMs);
-            await sleep(SETTLE_MS);
-            const probe = (await openLoop(client, CHEAP_CALL, PROBE_INTERVAL_MS, budget.windowMs)).summary();
-            const load = await heavy;
-            samples.push({
-              p50: probe.p50Ms,
-              p99: probe.p99Ms,
-              max: probe.maxMs,
-              heavy: load.callsPerSecond,
-            });
-            context.step(`responsiveness ${spec.label} K=${k}`);
-          }
-          const m = medians(samples);
+      }
+      for (const k of levels(budget.quick)) {
+        const samples = await interleaved(servers, budget.repeats, async ({ client, spec }) => {
+          const heavy = closedLoop(client, LOAD, k, SETTLE_MS + budget.windowMs);
+          await sleep(SETTLE_MS);
+          const probe = (await openLoop(client, CHEAP_CALL, PROBE_INTERVAL_MS, budget.windowMs)).summary();
+          const load = await heavy;
+          context.step(`responsiveness ${spec.label} K=${k}`);
+          return { p50: probe.p50Ms, p99: probe.p99Ms, max: probe.maxMs, heavy: load.callsPerSecond };
+        });
+        for (const [index, { spec }] of servers.entries()) {
+          const m = medians(samples[index]!);
           const params = {
             k,
             probe: 'echo',
-            load: 'hash_chain 20000 rounds',
+            load: `hash_chain ${ROUNDS} rounds`,
             interval_ms: PROBE_INTERVAL_MS,
           };
           context.record(spec.id, 'stdio', 'cheap_p50', m.p50, 'ms', params);
@@ -51,7 +49,7 @@ export const responsiveness: Scenario = {
           context.record(spec.id, 'stdio', 'cheap_max', m.max, 'ms', params);
           context.record(spec.id, 'stdio', 'cpu_calls_per_s', m.heavy, 'calls/s', params);
         }
-      });
-    }
+      }
+    });
   },
 };

@@ -79,6 +79,55 @@ export async function withServer(
   }
 }
 
+/**
+ * Starts every server in `specs` over `transport` at once, runs `body` against those that came up,
+ * and always stops them. Scenarios interleave their measurements across these servers (every
+ * server's first repeat, then every server's second...), so that noise from a shared machine,
+ * which comes and goes, falls on all servers alike instead of on whichever ran during a bad minute.
+ * Idle servers cost nothing while another is measured.
+ */
+export async function withServers(
+  context: ScenarioContext,
+  specs: readonly ServerSpec[],
+  transport: TransportName,
+  options: StartOptions,
+  stepsPerServer: number | ((spec: ServerSpec) => number),
+  body: (servers: RunningServer[]) => Promise<void>,
+): Promise<void> {
+  const started: RunningServer[] = [];
+  try {
+    for (const spec of specs) {
+      try {
+        started.push(await startServer(spec, transport, options));
+      } catch (error) {
+        if (!(error instanceof TransportUnavailable)) throw error;
+        context.note(spec.id, transport, `skipped: ${error.message}`);
+        const steps = typeof stepsPerServer === 'number' ? stepsPerServer : stepsPerServer(spec);
+        for (let i = 0; i < steps; i++) context.step(`${spec.label} ${transport} skipped`);
+      }
+    }
+    if (started.length > 0) await body(started);
+  } finally {
+    await Promise.all(started.map((server) => server.stop()));
+  }
+}
+
+/**
+ * Runs `measure` `repeats` times for every server, interleaved (all servers' first repeat, then
+ * all servers' second...), and returns each server's samples in the servers' order.
+ */
+export async function interleaved<T>(
+  servers: readonly RunningServer[],
+  repeats: number,
+  measure: (server: RunningServer) => Promise<T>,
+): Promise<T[][]> {
+  const samples: T[][] = servers.map(() => []);
+  for (let repeat = 0; repeat < repeats; repeat++) {
+    for (const [index, server] of servers.entries()) samples[index]!.push(await measure(server));
+  }
+  return samples;
+}
+
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The median of each named number across repeated measurements. */
@@ -94,6 +143,6 @@ export function medians<K extends string>(samples: readonly Record<K, number>[])
   return result;
 }
 
-/** The CPU-bound call every CPU scenario uses: iterated SHA-256, tens of milliseconds per call. */
+/** The CPU-bound call of cpu-throughput: iterated SHA-256, 20,000 rounds (tens of ms per call). */
 export const HEAVY_CALL = { tool: 'hash_chain', args: { text: 'weft', rounds: 20_000 } };
 export const CHEAP_CALL = { tool: 'echo', args: { text: 'hello' } };

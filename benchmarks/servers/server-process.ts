@@ -11,6 +11,7 @@ import { LoadClient } from '../load/load-client.js';
 import { StdioWire } from '../load/stdio-wire.js';
 import type { TransportName, Wire } from '../load/wire.js';
 import { WsWire } from '../load/ws-wire.js';
+import { UNSUPPORTED_TRANSPORT_EXIT } from '../peers/peer-options.js';
 import type { ServerSpec } from './server-catalog.js';
 
 const READY_TIMEOUT_MS = 20_000;
@@ -52,7 +53,9 @@ export async function startServer(
     child.once('exit', (code, signal) => {
       children.delete(child);
       resolve(
-        `${spec.label} exited before it was ready (code ${code}, signal ${signal}): ${firstLine(stderr)}`,
+        code === UNSUPPORTED_TRANSPORT_EXIT
+          ? `${spec.label} has no ${transport} server transport`
+          : `${spec.label} exited before it was ready (code ${code}, signal ${signal}): ${firstLine(stderr)}`,
       );
     });
   });
