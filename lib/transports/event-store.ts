@@ -4,19 +4,20 @@
  * `Last-Event-ID` and receive what it missed (and the server can close a stream on purpose, to make
  * the client poll, without losing anything).
  *
- * One store per session. It is bounded: past `maxEvents`, the oldest events are forgotten first (a
- * client that comes back that late gets what is left). Event ids are `<stream>_<seq>`, so an id alone
+ * One store per session. It is bounded in count and in bytes (one large tool result must not pin
+ * its size in memory for a thousand events more): past either bound the oldest events are
+ * forgotten first, and a client that comes back that late gets what is left. Events are kept as
+ * the serialized JSON the stream carries, so replay costs no second serialization. Event ids are `<stream>_<seq>`, so an id alone
  * says which stream to resume; `<stream>_0` means "before the first message".
  */
-import type { JsonRpcMessage } from '../protocol/json-rpc.js';
-
 export interface StoredEvent {
   id: string;
-  message: JsonRpcMessage | JsonRpcMessage[];
+  /** The JSON text of the message (or batch). */
+  data: string;
 }
 
 interface StreamLog {
-  events: { seq: number; message: JsonRpcMessage | JsonRpcMessage[] }[];
+  events: { seq: number; data: string }[];
   nextSeq: number;
   finished: boolean;
 }
@@ -26,10 +27,13 @@ export class EventStore {
   /** Every stored event in arrival order, for evicting the oldest first. */
   readonly #arrivals: string[] = [];
   readonly #maxEvents: number;
+  readonly #maxBytes: number;
+  #bytes = 0;
   #nextStream = 0;
 
-  constructor(maxEvents: number) {
+  constructor(maxEvents: number, maxBytes: number) {
     this.#maxEvents = maxEvents;
+    this.#maxBytes = maxBytes;
   }
 
   /** Opens a stream; `name` fixes its id (the standalone GET stream), otherwise one is minted. */
@@ -44,13 +48,15 @@ export class EventStore {
     return `${streamId}_${(this.#streams.get(streamId)?.nextSeq ?? 1) - 1}`;
   }
 
-  append(streamId: string, message: JsonRpcMessage | JsonRpcMessage[]): string {
+  /** Stores one event's JSON text and returns its id. */
+  append(streamId: string, data: string): string {
     const log = this.#streams.get(streamId);
     if (!log) throw new Error(`weft: event store has no stream ${streamId}`);
     const seq = log.nextSeq++;
-    log.events.push({ seq, message });
+    log.events.push({ seq, data });
     this.#arrivals.push(streamId);
-    while (this.#arrivals.length > this.#maxEvents) this.#evictOldest();
+    this.#bytes += data.length;
+    while (this.#arrivals.length > this.#maxEvents || this.#bytes > this.#maxBytes) this.#evictOldest();
     return `${streamId}_${seq}`;
   }
 
@@ -75,7 +81,7 @@ export class EventStore {
     if (!log || !Number.isInteger(seq)) return undefined;
     const events = log.events
       .filter((event) => event.seq > seq)
-      .map((event) => ({ id: `${streamId}_${event.seq}`, message: event.message }));
+      .map((event) => ({ id: `${streamId}_${event.seq}`, data: event.data }));
     return { streamId, events };
   }
 
@@ -83,7 +89,8 @@ export class EventStore {
     const streamId = this.#arrivals.shift()!;
     const log = this.#streams.get(streamId);
     if (!log) return;
-    log.events.shift();
+    const evicted = log.events.shift();
+    if (evicted) this.#bytes -= evicted.data.length;
     if (log.finished && log.events.length === 0) this.#streams.delete(streamId);
   }
 }

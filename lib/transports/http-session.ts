@@ -24,9 +24,9 @@ export class HttpSession {
   constructor(
     readonly id: string,
     connect: Connect,
-    maxEvents: number,
+    bounds: { maxEvents: number; maxBytes: number },
   ) {
-    this.store = new EventStore(maxEvents);
+    this.store = new EventStore(bounds.maxEvents, bounds.maxBytes);
     this.store.openStream(STANDALONE_STREAM);
     this.connection = connect({ send: (message) => this.send(STANDALONE_STREAM, message) }, id);
   }
@@ -42,9 +42,10 @@ export class HttpSession {
 
   send(streamId: string, message: JsonRpcMessage | JsonRpcMessage[]): void {
     if (this.#closed) return;
-    const eventId = this.store.append(streamId, message);
+    const data = JSON.stringify(message);
+    const eventId = this.store.append(streamId, data);
     const writer = this.#writers.get(streamId);
-    if (writer && !writer.ended) writer.event(eventId, message);
+    if (writer && !writer.ended) writer.event(eventId, data);
   }
 
   /** Makes `writer` the live writer of a stream; a writer already there is ended (one reader at a time). */

@@ -6,7 +6,6 @@
  * `keepAliveMs` keeps proxies from cutting an idle stream and lets a dead peer be noticed.
  */
 import type { ServerResponse } from 'node:http';
-import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 
 export class SseWriter {
   readonly #response: ServerResponse;
@@ -40,8 +39,9 @@ export class SseWriter {
     this.#write(`id: ${eventId}\nretry: ${retryMs}\ndata: \n\n`);
   }
 
-  event(eventId: string, message: JsonRpcMessage | JsonRpcMessage[]): void {
-    this.#write(`event: message\nid: ${eventId}\ndata: ${JSON.stringify(message)}\n\n`);
+  /** Writes one message event; `data` is its JSON text (JSON never contains a raw newline). */
+  event(eventId: string, data: string): void {
+    this.#write(`event: message\nid: ${eventId}\ndata: ${data}\n\n`);
   }
 
   /** Ends the stream; with `retryMs`, first tells the client when to come back (the polling pattern). */

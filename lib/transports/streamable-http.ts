@@ -37,6 +37,10 @@ export interface StreamableHttpOptions extends OriginGuardOptions {
   sessionIdleMs?: number;
   /** Events kept per session for `Last-Event-ID` replay (default 1000; oldest forgotten first). */
   maxEventsPerSession?: number;
+  /** Bytes of events kept per session for replay (default 16 MiB; oldest forgotten first). */
+  maxEventBytesPerSession?: number;
+  /** Open sessions at most; an initialize beyond gets 503 (default 10 000). */
+  maxSessions?: number;
   /** The `retry` hint (ms) sent on every SSE stream: how soon a client reconnects (default 1000). */
   retryMs?: number;
   /** A comment line this often keeps idle SSE streams alive through proxies (default 15 s; 0 = none). */
@@ -75,7 +79,14 @@ export class StreamableHttpTransport {
   readonly #options: Required<
     Pick<
       StreamableHttpOptions,
-      'path' | 'maxBodyBytes' | 'sessionIdleMs' | 'maxEventsPerSession' | 'retryMs' | 'keepAliveMs'
+      | 'path'
+      | 'maxBodyBytes'
+      | 'sessionIdleMs'
+      | 'maxEventsPerSession'
+      | 'maxEventBytesPerSession'
+      | 'maxSessions'
+      | 'retryMs'
+      | 'keepAliveMs'
     >
   > &
     StreamableHttpOptions;
@@ -91,6 +102,8 @@ export class StreamableHttpTransport {
       maxBodyBytes: 4 * 1024 * 1024,
       sessionIdleMs: 30 * 60_000,
       maxEventsPerSession: 1000,
+      maxEventBytesPerSession: 16 * 1024 * 1024,
+      maxSessions: 10_000,
       retryMs: 1000,
       keepAliveMs: 15_000,
       ...options,
@@ -229,7 +242,18 @@ export class StreamableHttpTransport {
           'initialize must be sent alone, not in a batch',
         );
       }
-      session = new HttpSession(randomUUID(), this.#connect, this.#options.maxEventsPerSession);
+      if (this.#sessions.size >= this.#options.maxSessions) {
+        return reply(
+          response,
+          503,
+          ErrorCode.Overloaded,
+          `Too many open sessions (${this.#options.maxSessions}, maxSessions); retry later`,
+        );
+      }
+      session = new HttpSession(randomUUID(), this.#connect, {
+        maxEvents: this.#options.maxEventsPerSession,
+        maxBytes: this.#options.maxEventBytesPerSession,
+      });
       this.#sessions.set(session.id, session);
     } else {
       session = this.#sessionOf(request, response);
@@ -345,7 +369,7 @@ export class StreamableHttpTransport {
     }
     const writer = new SseWriter(response);
     writer.open(headers, this.#options.keepAliveMs);
-    for (const event of resumed.events) writer.event(event.id, event.message);
+    for (const event of resumed.events) writer.event(event.id, event.data);
     if (session.store.isFinished(resumed.streamId)) writer.end();
     else session.attach(resumed.streamId, writer);
   }

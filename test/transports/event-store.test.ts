@@ -3,16 +3,16 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { notification } from '../../lib/protocol/json-rpc.js';
 import { EventStore } from '../../lib/transports/event-store.js';
 
-const note = (n: number) => notification('notifications/message', { level: 'info', data: n });
-const numbers = (events: { message: unknown }[]) =>
-  events.map((event) => (event.message as { params: { data: number } }).params.data);
+const note = (n: number) =>
+  JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { data: n } });
+const numbers = (events: { data: string }[]) => events.map((event) => JSON.parse(event.data).params.data);
+const MiB = 1024 * 1024;
 
 describe('EventStore', () => {
   it('replays what a stream carried after a given event, and nothing of other streams', () => {
-    const store = new EventStore(100);
+    const store = new EventStore(100, MiB);
     const a = store.openStream();
     const b = store.openStream();
     const first = store.append(a, note(1));
@@ -27,7 +27,7 @@ describe('EventStore', () => {
   });
 
   it('primes a reader with the latest id, so a fresh reader replays nothing old', () => {
-    const store = new EventStore(100);
+    const store = new EventStore(100, MiB);
     const stream = store.openStream('standalone');
     store.append(stream, note(1));
     const primed = store.primingId(stream);
@@ -36,14 +36,21 @@ describe('EventStore', () => {
   });
 
   it('forgets the oldest events first once past its bound', () => {
-    const store = new EventStore(3);
+    const store = new EventStore(3, MiB);
     const stream = store.openStream();
     for (let n = 1; n <= 5; n++) store.append(stream, note(n));
     assert.deepEqual(numbers(store.after(`${stream}_0`)!.events), [3, 4, 5]);
   });
 
+  it('forgets the oldest events once their bytes pass the byte bound', () => {
+    const store = new EventStore(100, 3 * note(1).length);
+    const stream = store.openStream();
+    for (let n = 1; n <= 6; n++) store.append(stream, note(n));
+    assert.deepEqual(numbers(store.after(`${stream}_0`)!.events), [4, 5, 6]);
+  });
+
   it('keeps a finished stream replayable until its events are evicted', () => {
-    const store = new EventStore(2);
+    const store = new EventStore(2, MiB);
     const done = store.openStream();
     store.append(done, note(1));
     store.finish(done);
