@@ -148,6 +148,21 @@ describe('Streamable HTTP sessions and safety checks', () => {
   });
 });
 
+describe('the session cap', () => {
+  it('refuses an initialize beyond maxSessions with 503, and accepts again once one ends', async () => {
+    const server = echoServer();
+    await server.listen({ http: { port: 0, maxSessions: 1 }, handleSignals: false });
+    const url = `http://127.0.0.1:${server.addresses.http!.port}/mcp`;
+    const first = new HttpPeer(url);
+    await first.initialize();
+    const second = new HttpPeer(url);
+    assert.equal((await second.initialize()).status, 503);
+    await first.delete();
+    assert.equal((await new HttpPeer(url).initialize()).status, 200);
+    await server.close();
+  });
+});
+
 describe('the mountable handler', () => {
   let server: McpServer;
   let http: Server;
