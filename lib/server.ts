@@ -210,8 +210,9 @@ export class McpServer {
 
   /**
    * A Streamable HTTP request handler to mount on your own server: `http.createServer(handler)`,
-   * Express `app.all('/mcp', handler)`, Fastify `(req, reply) => { reply.hijack(); handler(req.raw, reply.raw) }`.
-   * Requests for other paths go to `next` when given, else get 404.
+   * Express `app.all('/mcp', handler)` (after `express.json()` or not: a parsed `req.body` is used),
+   * Fastify `(req, reply) => { reply.hijack(); handler(Object.assign(req.raw, { body: req.body }), reply.raw) }`
+   * (Fastify has already read the body, so it is handed over). Other paths go to `next`, else 404.
    */
   handler(
     options: StreamableHttpOptions = {},
