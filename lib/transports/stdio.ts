@@ -27,6 +27,8 @@ export class StdioTransport {
   readonly #maxMessageBytes: number;
   #outbox: string[] = [];
   #flushScheduled = false;
+  /** Set when stdout fails (EPIPE: the client is gone); nothing more is written. */
+  #outputBroken = false;
   readonly ended: Promise<void>;
 
   constructor(connect: Connect, options: StdioOptions) {
@@ -44,6 +46,17 @@ export class StdioTransport {
         resolve();
       });
       this.#input.once('close', () => resolve());
+      this.#input.once('error', () => resolve());
+      // A client that vanished leaves a broken pipe: writing to it must end the connection, not
+      // crash the server with an unhandled EPIPE. No one can read answers any more, so the
+      // connection is closed at once, which cancels its in-flight calls.
+      this.#output.on('error', () => {
+        if (this.#outputBroken) return;
+        this.#outputBroken = true;
+        this.#outbox = [];
+        this.#connection.close();
+        resolve();
+      });
     });
   }
 
@@ -54,6 +67,7 @@ export class StdioTransport {
 
   /** Writes what is queued now; used before the process exits. */
   flush(): Promise<void> {
+    if (this.#outputBroken) return Promise.resolve();
     this.#flush();
     return new Promise((resolve) => this.#output.write('', () => resolve()));
   }
@@ -92,7 +106,10 @@ export class StdioTransport {
 
   #flush(): void {
     this.#flushScheduled = false;
-    if (this.#outbox.length === 0) return;
+    if (this.#outbox.length === 0 || this.#outputBroken) {
+      this.#outbox = [];
+      return;
+    }
     const text = `${this.#outbox.join('\n')}\n`;
     this.#outbox = [];
     this.#output.write(text);

@@ -22,6 +22,10 @@ function isAlive(pid: number): boolean {
   }
 }
 
+function callMessage(id: number, name: string, args: Record<string, unknown>) {
+  return { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } };
+}
+
 async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
   const end = Date.now() + timeoutMs;
   while (!check() && Date.now() < end) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -104,6 +108,33 @@ describe('graceful shutdown over stdio', () => {
       const exit = await client.exited;
       assert.ok(Date.now() - start < 1_500, `took ${Date.now() - start} ms after the second signal`);
       assert.notEqual(exit.code, null, 'it exits by itself, not by the signal');
+    } finally {
+      client.kill();
+    }
+  });
+
+  test('a client that vanishes (broken pipe) ends the connection: no crash, work stopped, exit 0', async () => {
+    const client = new RawStdioClient(SERVER);
+    try {
+      await client.initialize();
+      client.send(callMessage(client.newId(), 'sleep', { ms: 300 }));
+      client.send(callMessage(client.newId(), 'exec_sleep_cancellable', { seconds: '30' }));
+      assert.ok(
+        await until(() => descendantsOf(client.pid).length >= 2, 5_000),
+        'the pool process should start',
+      );
+      const spawned = descendantsOf(client.pid);
+      const start = Date.now();
+      client.child.stdout!.destroy(); // the answers now hit a broken pipe
+      client.child.stdin!.end();
+      const exit = await client.exited;
+      assert.deepEqual(exit, { code: 0, signal: null }, client.stderr);
+      assert.doesNotMatch(client.stderr, /EPIPE|Unhandled/);
+      assert.ok(Date.now() - start < 5_000, `took ${Date.now() - start} ms`);
+      assert.ok(
+        await until(() => spawned.every((pid) => !isAlive(pid)), 2_000),
+        'a spawned process outlived it',
+      );
     } finally {
       client.kill();
     }
