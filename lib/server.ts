@@ -74,7 +74,11 @@ export interface ListenOptions {
   http?: HttpListenOptions;
   /** Serve WebSocket (subprotocol `mcp`) on this port (127.0.0.1 unless told otherwise). */
   ws?: WebSocketListenOptions;
-  /** Install SIGINT/SIGTERM handlers that shut down gracefully, then exit (default true). */
+  /**
+   * Act as the owner of this process (default true): SIGINT/SIGTERM shut down gracefully, then
+   * exit; a promise rejection nobody handles (a tool's stray promise) is logged instead of killing
+   * the server; and no child process outlives the process, however it ends.
+   */
   handleSignals?: boolean;
 }
 
@@ -347,6 +351,14 @@ export class McpServer {
     };
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
+    // Node's default for an unhandled rejection is to crash the process, which here would take
+    // every other client's calls with it because one tool forgot an await.
+    process.on('unhandledRejection', (reason) => {
+      this.#logError(
+        `weft: unhandled promise rejection (the server keeps serving): ${(reason as Error)?.stack ?? String(reason)}`,
+      );
+    });
+    process.once('exit', () => killChildProcessTrees());
   }
 
   #capabilities(): Record<string, unknown> {

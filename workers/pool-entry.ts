@@ -18,6 +18,15 @@ type Handler = (args: unknown, ctx: ToolContext) => unknown;
 // console.log in tool code must not corrupt the protocol stream, so it goes to stderr instead.
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 
+// A stray rejection in tool code would otherwise end a pool process (Node's default; this module is
+// loaded by workers/process-entry too), and with it whichever call runs there next: it is reported
+// on stderr, and the worker carries on.
+process.on('unhandledRejection', (reason) => {
+  process.stderr.write(
+    `weft: unhandled promise rejection in a worker: ${(reason as Error)?.stack ?? String(reason)}\n`,
+  );
+});
+
 const handlers = new Map<string, Promise<Handler>>();
 
 export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {

@@ -120,6 +120,25 @@ describe('fault matrix over stdio', () => {
     assert.match(textOf(answer), /call stack/i);
   });
 
+  test('a stray promise rejection in tool code is logged, not fatal: inline, thread or process', async () => {
+    const [inline, pooled, child] = await amid(async () => {
+      const all = await Promise.all([
+        client.call('inline_stray_rejection'),
+        client.call('stray_rejection'),
+        client.call('stray_rejection_process'),
+      ]);
+      return all as unknown as Message;
+    }).then((all) => all as unknown as Message[]);
+    assert.equal(textOf(inline!), 'answered');
+    assert.equal(textOf(pooled!), 'answered');
+    assert.equal(textOf(child!), 'answered', 'the pool process survived its stray rejection');
+    assert.ok(
+      await eventually(() => /stray rejection from tool code/.test(client.stderr), 2_000),
+      'the rejection should be reported on stderr',
+    );
+    assert.equal(client.child.exitCode, null, 'the server is still running');
+  });
+
   test('a returned function cannot be cloned: a tool error, not a dead worker', async () => {
     const answer = await amid(() => client.call('returns_function'));
     assert.ok(isToolError(answer));

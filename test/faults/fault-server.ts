@@ -63,6 +63,15 @@ server
     handler: () => new Promise<string>(() => {}),
   })
   .tool({
+    name: 'inline_stray_rejection',
+    description: 'Starts a promise that rejects with no one listening, then answers normally.',
+    inputSchema: { type: 'object' },
+    handler: () => {
+      Promise.reject(new Error('a stray rejection from tool code'));
+      return 'answered';
+    },
+  })
+  .tool({
     name: 'inspect_args',
     description: 'Reports what arrived and whether any prototype was polluted.',
     inputSchema: { type: 'object' },

@@ -85,6 +85,34 @@ export const overflowsStack = defineTool({
   },
 });
 
+export const strayRejection = defineTool({
+  name: 'stray_rejection',
+  description: 'Starts a promise that rejects with no one listening, then answers normally.',
+  inputSchema: { type: 'object', additionalProperties: false },
+  blocking: true,
+  module: import.meta.url,
+  export: 'strayRejection',
+  handler: () => {
+    Promise.reject(new Error('a stray rejection from a pool thread'));
+    return 'answered';
+  },
+});
+
+export const strayRejectionProcess = defineTool({
+  name: 'stray_rejection_process',
+  description: 'A stray rejection in a pool process, noticed while the call still runs.',
+  inputSchema: { type: 'object', additionalProperties: false },
+  blocking: true,
+  module: import.meta.url,
+  export: 'strayRejectionProcess',
+  isolation: 'process',
+  handler: async () => {
+    Promise.reject(new Error('a stray rejection from a pool process'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return 'answered';
+  },
+});
+
 export const returnsFunction = defineTool({
   name: 'returns_function',
   inputSchema: noArgs,
@@ -341,6 +369,8 @@ export const FAULT_TOOLS: readonly DefinedTool[] = [
   exhaustsHeap as DefinedTool,
   overflowsStack as DefinedTool,
   returnsFunction as DefinedTool,
+  strayRejection as DefinedTool,
+  strayRejectionProcess as DefinedTool,
   bigResult as DefinedTool,
   ignoresFlag as DefinedTool,
   execSleepThread as DefinedTool,
