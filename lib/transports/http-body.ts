@@ -21,18 +21,36 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
   } else {
     const declared = Number(request.headers['content-length']);
     if (declared > maxBytes) return { kind: 'too-large', bytes: declared };
-    const chunks: Buffer[] = [];
-    let bytes = 0;
-    for await (const chunk of request) {
-      bytes += (chunk as Buffer).length;
-      if (bytes > maxBytes) return { kind: 'too-large', bytes };
-      chunks.push(chunk as Buffer);
-    }
-    text = Buffer.concat(chunks).toString('utf8');
+    const read = await readText(request, maxBytes);
+    if (typeof read === 'number') return { kind: 'too-large', bytes: read };
+    text = read;
   }
   try {
     return { kind: 'ok', value: JSON.parse(text) };
   } catch (error) {
     return { kind: 'parse-error', detail: (error as Error).message };
   }
+}
+
+/** The body as text, or the byte count at which it passed `maxBytes` (then the rest is not read). */
+function readText(request: IncomingMessage, maxBytes: number): Promise<string | number> {
+  // Plain listeners rather than an async iterator: this runs on every POST, and is measurably cheaper.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    const onData = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes > maxBytes) {
+        request.off('data', onData);
+        request.pause();
+        resolve(bytes);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    request.on('data', onData);
+    request.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.once('error', reject);
+    request.once('aborted', () => reject(new Error('The client aborted the request')));
+  });
 }
