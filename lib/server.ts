@@ -72,7 +72,10 @@ export interface ListenOptions {
   stdio?: boolean;
   /** Serve Streamable HTTP on this port (127.0.0.1 and `/mcp` unless told otherwise). */
   http?: HttpListenOptions;
-  /** Serve WebSocket (subprotocol `mcp`) on this port (127.0.0.1 unless told otherwise). */
+  /**
+   * Serve WebSocket (subprotocol `mcp`) on this port (127.0.0.1 unless told otherwise); the same
+   * port as `http` shares it (upgrade requests go to WebSocket, the rest to Streamable HTTP).
+   */
   ws?: WebSocketListenOptions;
   /**
    * Act as the owner of this process (default true): SIGINT/SIGTERM shut down gracefully, then
@@ -270,7 +273,15 @@ export class McpServer {
         ...rest,
       });
       this.#wsTransports.push(transport);
-      this.#addresses.ws = await transport.listen(port, host);
+      // The HTTP port itself (not 0): WebSocket upgrades are served by the HTTP server.
+      const shared =
+        port !== 0 && port === options.http?.port ? this.#httpTransports.at(-1)?.httpServer : undefined;
+      if (shared) {
+        transport.attach(shared);
+        this.#addresses.ws = this.#addresses.http;
+      } else {
+        this.#addresses.ws = await transport.listen(port, host);
+      }
     }
     if (options.handleSignals ?? true) this.#handleSignals();
   }

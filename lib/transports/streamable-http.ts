@@ -127,6 +127,11 @@ export class StreamableHttpTransport {
     return this.#sessions.size;
   }
 
+  /** The `node:http` server `listen` created (to share its port with the WebSocket transport). */
+  get httpServer(): Server | undefined {
+    return this.#server;
+  }
+
   async listen(port: number, host = '127.0.0.1'): Promise<AddressInfo> {
     const server = createServer(this.handle);
     this.#server = server;

@@ -46,6 +46,30 @@ async function initialize(socket: WebSocket): Promise<void> {
   socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
 }
 
+describe('WebSocket on the HTTP port', () => {
+  it('serves upgrades and Streamable HTTP from one port when both are given the same one', async () => {
+    const server = new McpServer({ name: 'one-port', version: '1.0.0' });
+    const port = 20_000 + Math.floor(Math.random() * 40_000);
+    await server.listen({ http: { port }, ws: { port }, handleSignals: false });
+    assert.equal(server.addresses.ws?.port, port);
+    const socket = await open(`ws://127.0.0.1:${port}`);
+    await initialize(socket);
+    socket.close();
+    const http = await fetch(`http://127.0.0.1:${port}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'h', version: '1' } },
+      }),
+    });
+    assert.equal(http.status, 200);
+    await server.close();
+  });
+});
+
 describe('WebSocket backpressure', () => {
   it('stops reading from a peer that does not read its answers, and catches up once it does', async () => {
     let calls = 0;
