@@ -3,8 +3,8 @@
  * The demo server: `npm run --silent demo -- --stdio`, `-- --http 3000`, `-- --ws 3001` (any mix).
  * `npm start` serves it over Streamable HTTP at http://127.0.0.1:${PORT:-3000}/mcp.
  *
- * Options: --stdio, --http PORT, --ws PORT, --host ADDRESS (default 127.0.0.1), --page-size N,
- * --threads N, --timeout-ms N.
+ * Options: --stdio, --http PORT, --ws PORT (the same port as --http shares it), --host ADDRESS
+ * (default 127.0.0.1), --page-size N, --threads N, --timeout-ms N.
  */
 import { parseArgs } from 'node:util';
 import { McpServer } from '../lib/index.js';
