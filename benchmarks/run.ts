@@ -6,15 +6,15 @@
  * benchmarks/results/*.json and the charts to benchmarks/results/charts/.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { availableParallelism, cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Presets, SingleBar } from 'cli-progress';
-import { type MachineCapacity, measureCapacity } from './load/machine-capacity.js';
+import { measureCapacity } from './load/machine-capacity.js';
 import { writeCharts } from './report/charts.js';
-import { notesList, scenarioTable } from './report/markdown-table.js';
+import { describeMachine } from './report/machine.js';
 import type { Measurement, Note } from './report/measurement.js';
-import { checkTargets, targetsTable } from './report/targets.js';
+import { renderReport } from './report/run-report.js';
+import { checkTargets } from './report/targets.js';
 import { SCENARIOS } from './scenarios/catalog.js';
 import type { Budget, ScenarioContext } from './scenarios/scenario.js';
 import { SERVERS } from './servers/server-catalog.js';
@@ -53,17 +53,9 @@ const chosen = SCENARIOS.filter((scenario) =>
 const runName = positionals.length > 0 || values.servers ? 'partial' : quick ? 'quick' : 'latest';
 const budget: Budget = quick
   ? { quick: true, warmupMs: 250, windowMs: 500, repeats: 3 }
-  : { quick: false, warmupMs: 500, windowMs: 1_000, repeats: 3 };
-const cores = availableParallelism();
-const machine = {
-  cores,
-  cpuModel: cpus()[0]?.model ?? 'unknown',
-  nodeVersion: process.version,
-  platform: `${platform()} ${release()}`,
-  memoryGiB: Math.round(totalmem() / 2 ** 30),
-  loadAverageAtStart: loadavg()[0]!,
-  capacity: undefined as MachineCapacity | undefined,
-};
+  : { quick: false, warmupMs: 400, windowMs: 700, repeats: 3 };
+const machine = describeMachine();
+const { cores } = machine;
 
 const measurements: Measurement[] = [];
 const durations: Record<string, number> = {};
@@ -142,34 +134,19 @@ await writeFile(
     2,
   )}\n`,
 );
-const charts = await writeCharts(measurements, `${RESULTS}charts`, runName);
-
-const out: string[] = [
-  `# weft benchmarks (${runName} run)`,
-  '',
-  `Machine: ${machine.cores} cores, ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.nodeVersion}, ${machine.platform}. ` +
-    `Load average at start ${machine.loadAverageAtStart.toFixed(2)}. ` +
-    `Run took ${seconds} s (${Object.entries(durations)
-      .map(([name, s]) => `${name} ${s} s`)
-      .join(', ')}); every point is the median of ${budget.repeats} interleaved windows.`,
-];
-if (machine.capacity) {
-  const c = machine.capacity;
-  out.push(
-    '',
-    `Machine capacity right now (hash_chain in plain worker threads, no server): ${c.oneThreadCallsPerSecond.toFixed(1)} calls/s ` +
-      `on 1 thread, ${c.allThreadsCallsPerSecond.toFixed(1)} on ${c.threads}: a ${c.speedup.toFixed(2)}x ceiling for any pool.`,
-  );
-}
-for (const scenario of chosen) {
-  const table = scenarioTable(scenario.name, measurements);
-  if (table) out.push('', `## ${scenario.name}`, '', table);
-}
-const noteText = notesList(notes);
-if (noteText) out.push('', '## Notes', '', noteText);
-out.push('', '## Targets', '', targetsTable(checks));
-out.push('', `Results: benchmarks/results/${runName}.json`);
-if (charts.length > 0)
-  out.push(`Charts: ${charts.map((path) => path.slice(path.indexOf('benchmarks/'))).join(', ')}`);
-process.stdout.write(`${out.join('\n')}\n`);
+const chartPaths = await writeCharts(measurements, `${RESULTS}charts`, runName);
+const report = renderReport({
+  runName,
+  machine,
+  budget,
+  seconds,
+  scenarioSeconds: durations,
+  scenarios: chosen.map((scenario) => scenario.name),
+  measurements,
+  notes,
+  targets: checks,
+  chartPaths,
+});
+await writeFile(`${RESULTS}${runName}.md`, report);
+process.stdout.write(report);
 process.exit(0);

@@ -29,7 +29,7 @@ export const memory: Scenario = {
           context.step(`memory ${spec.label}`);
           return;
         }
-        context.record(spec.id, 'stdio', 'rss_idle', idle, 'MiB', { threads: threadCount(pid) ?? 0 });
+        context.record(spec.id, 'stdio', 'rss_idle', idle, 'MiB', { os_threads: threadCount(pid) ?? 0 });
         let peak = idle;
         const sampler = setInterval(() => {
           peak = Math.max(peak, rssMiB(pid) ?? 0);

@@ -1,6 +1,6 @@
 /**
  * responsiveness: how long a cheap call (`echo`) takes while K CPU-bound calls (`hash_chain`,
- * 50,000 rounds) are in flight. The CPU calls run closed-loop, so K stay in flight throughout; the
+ * 40,000 rounds) are in flight. The CPU calls run closed-loop, so K stay in flight throughout; the
  * cheap call is sent open-loop every 5 ms, so a stalled event loop shows in full. A server that
  * runs CPU work on its event loop answers the cheap call only after the CPU calls queued ahead.
  */
@@ -10,7 +10,7 @@ import { CHEAP_CALL, interleaved, medians, type Scenario, sleep, withServers } f
 
 const PROBE_INTERVAL_MS = 5;
 const SETTLE_MS = 200;
-const ROUNDS = 50_000;
+const ROUNDS = 40_000;
 const LOAD = { tool: 'hash_chain', args: { text: 'weft', rounds: ROUNDS } };
 
 const levels = (quick: boolean) => (quick ? [8] : [2, 4, 8, 16]);

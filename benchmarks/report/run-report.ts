@@ -1,0 +1,60 @@
+/**
+ * The Markdown report of a run (printed on stdout and saved next to the JSON): the machine, one
+ * table per scenario, the notes, and the issue's targets checked against this run's numbers.
+ */
+import type { Budget } from '../scenarios/scenario.js';
+import type { Machine } from './machine.js';
+import { notesList, scenarioTable } from './markdown-table.js';
+import type { Measurement, Note } from './measurement.js';
+import { type TargetCheck, targetsTable } from './targets.js';
+
+export interface RunSummary {
+  runName: string;
+  machine: Machine;
+  budget: Budget;
+  seconds: number;
+  scenarioSeconds: Record<string, number>;
+  scenarios: readonly string[];
+  measurements: readonly Measurement[];
+  notes: readonly Note[];
+  targets: readonly TargetCheck[];
+  chartPaths: readonly string[];
+}
+
+export function renderReport(run: RunSummary): string {
+  const { machine } = run;
+  const timings = Object.entries(run.scenarioSeconds)
+    .map(([name, seconds]) => `${name} ${seconds} s`)
+    .join(', ');
+  const out: string[] = [
+    `# weft benchmarks (${run.runName} run)`,
+    '',
+    `Machine: ${machine.cores} cores, ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.nodeVersion}, ` +
+      `${machine.platform}. Load average at start ${machine.loadAverageAtStart.toFixed(2)}. ` +
+      `Run took ${run.seconds} s (${timings}); every point is the median of ${run.budget.repeats} interleaved windows.`,
+  ];
+  if (machine.capacity) {
+    const c = machine.capacity;
+    out.push(
+      '',
+      `Machine capacity at the start (hash_chain in plain worker threads, no server): ` +
+        `${c.oneThreadCallsPerSecond.toFixed(1)} calls/s on 1 thread, ${c.allThreadsCallsPerSecond.toFixed(1)} on ` +
+        `${c.threads}: a ${c.speedup.toFixed(2)}x ceiling for any pool.`,
+    );
+  }
+  for (const scenario of run.scenarios) {
+    const table = scenarioTable(scenario, run.measurements);
+    if (table) out.push('', `## ${scenario}`, '', table);
+  }
+  const notes = notesList(run.notes);
+  if (notes) out.push('', '## Notes', '', notes);
+  out.push('', '## Targets', '', targetsTable(run.targets));
+  out.push(
+    '',
+    `Results: benchmarks/results/${run.runName}.json (this report: benchmarks/results/${run.runName}.md)`,
+  );
+  if (run.chartPaths.length > 0) {
+    out.push(`Charts: ${run.chartPaths.map((path) => path.slice(path.indexOf('benchmarks/'))).join(', ')}`);
+  }
+  return `${out.join('\n')}\n`;
+}
