@@ -101,7 +101,10 @@ export class WebSocketTransport {
     return server;
   }
 
-  #verify(request: IncomingMessage, done: (ok: boolean, code?: number, message?: string) => void): void {
+  #verify(
+    request: IncomingMessage,
+    done: (ok: boolean, code?: number, message?: string, headers?: Record<string, string>) => void,
+  ): void {
     const problem = originProblem(request.headers, this.#options);
     if (problem) {
       done(false, 403, problem);
@@ -112,7 +115,8 @@ export class WebSocketTransport {
       return;
     }
     Promise.resolve(this.#options.auth(request)).then(
-      (verdict) => (verdict === true ? done(true) : done(false, verdict.status, verdict.message)),
+      (verdict) =>
+        verdict === true ? done(true) : done(false, verdict.status, verdict.message, verdict.headers),
       () => done(false, 500, 'Authentication failed'),
     );
   }
