@@ -99,6 +99,8 @@ export class Session {
     if (this.#closed) return;
     this.#closed = true;
     this.cancelAll('cancelled');
-    this.#clientRequests.rejectAll(new ProtocolError(-32000, 'The session closed before the client answered'));
+    this.#clientRequests.rejectAll(
+      new ProtocolError(-32000, 'The session closed before the client answered'),
+    );
   }
 }
