@@ -4,7 +4,8 @@
  * stdout carries protocol and nothing else (logs go to stderr). Outgoing messages produced during
  * one turn of the event loop are written together, which keeps throughput high under pipelined
  * load without delaying any answer past the current turn. Every malformed line is answered, with
- * `id: null`, and the stream carries on.
+ * `id: null`, and the stream carries on. A client that stops reading its answers is stopped being
+ * read from (backpressure), so memory stays bounded; a client that is gone ends the connection.
  */
 import type { Readable, Writable } from 'node:stream';
 import { failure, parseError } from '../protocol/json-rpc.js';
@@ -29,6 +30,9 @@ export class StdioTransport {
   #flushScheduled = false;
   /** Set when stdout fails (EPIPE: the client is gone); nothing more is written. */
   #outputBroken = false;
+  /** Reading is paused until stdout drains (the client reads slower than we answer). */
+  #waitingForDrain = false;
+  #stoppedReading = false;
   readonly ended: Promise<void>;
 
   constructor(connect: Connect, options: StdioOptions) {
@@ -62,6 +66,7 @@ export class StdioTransport {
 
   /** Stops reading; in-flight calls keep running until the server closes them. */
   stopReading(): void {
+    this.#stoppedReading = true;
     this.#input.pause();
   }
 
@@ -112,7 +117,16 @@ export class StdioTransport {
     }
     const text = `${this.#outbox.join('\n')}\n`;
     this.#outbox = [];
-    this.#output.write(text);
+    // Backpressure: a client that does not read its answers stops being read from, so it cannot
+    // pile up work and answers in this process faster than it takes them away.
+    if (!this.#output.write(text) && !this.#waitingForDrain) {
+      this.#waitingForDrain = true;
+      this.#input.pause();
+      this.#output.once('drain', () => {
+        this.#waitingForDrain = false;
+        if (!this.#stoppedReading) this.#input.resume();
+      });
+    }
   }
 
   close(): void {

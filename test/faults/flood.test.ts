@@ -99,3 +99,49 @@ test(`${CALLS} mixed calls with ${CANCEL_SHARE * 100}% cancelled: none lost, non
     await client.exited;
   }
 });
+
+test('a client that does not read its answers is not read from: memory stays bounded, nothing is lost', async (t) => {
+  const client = new RawStdioClient(DEMO, ['--stdio']);
+  try {
+    await client.initialize();
+    const before = residentMb(client.pid);
+    client.child.stdout!.pause(); // stop reading: answers back up into the server
+    const text = 'q'.repeat(64 * 1024);
+    const REQUESTS = 200; // 12.8 MiB of answers if the server kept reading and buffering
+    const lines: string[] = [];
+    for (let i = 0; i < REQUESTS; i++) {
+      lines.push(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: `slow-${i}`,
+          method: 'tools/call',
+          params: { name: 'echo', arguments: { text } },
+        }),
+      );
+    }
+    const payload = `${lines.join('\n')}\n`;
+    client.sendRaw(payload);
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const during = residentMb(client.pid);
+    // The server stopped reading: most of what we wrote still waits on our side of the pipe.
+    const unread = client.child.stdin!.writableLength;
+    client.child.stdout!.resume();
+    const until = Date.now() + 30_000;
+    while (client.answers.size < REQUESTS + 1 && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    t.diagnostic(
+      `resident memory ${before.toFixed(0)} MB before, ${during.toFixed(0)} MB while not reading; ` +
+        `${(unread / 2 ** 20).toFixed(1)} of ${(payload.length / 2 ** 20).toFixed(1)} MiB left unread`,
+    );
+    assert.ok(unread > payload.length / 2, 'the server should stop reading from a client that does not read');
+    assert.ok(
+      during - before < 48,
+      `memory grew by ${(during - before).toFixed(0)} MB while the client did not read`,
+    );
+    for (let i = 0; i < REQUESTS; i++) assert.equal(client.answers.get(`slow-${i}`)?.length, 1, `slow-${i}`);
+  } finally {
+    client.kill();
+    await client.exited;
+  }
+});
