@@ -199,6 +199,20 @@ describe('fault matrix over stdio', () => {
     );
   });
 
+  test('a process call abandoned before its process started is killed the moment it starts', async () => {
+    const seconds = `28.${process.pid}${Date.now() % 1000}`;
+    const answer = await amid(() => client.call('exec_sleep_cold_start', { seconds }));
+    assert.match(textOf(answer), /timed out.*50 ms/);
+    // The process starts later, announces itself, and is killed before its sleep can live long.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    assert.ok(
+      await eventually(() => processesMatching(`sleep ${seconds}`).length === 0, 2_000),
+      `sleep ${seconds} outlived its call`,
+    );
+    const again = await client.call('exec_sleep_cold_start', { seconds });
+    assert.match(textOf(again), /timed out/);
+  });
+
   test("a cancelled call with isolation 'process' gets no answer and its sleep is killed", async () => {
     const seconds = `29.${process.pid}${Date.now() % 1000}`;
     const id = `cancel-me-${Date.now()}`;

@@ -201,6 +201,23 @@ export const execSleepCancellable = defineTool({
   },
 });
 
+export const execSleepColdStart = defineTool({
+  name: 'exec_sleep_cold_start',
+  description: 'A deadline shorter than a process start: the call is abandoned before it begins.',
+  inputSchema: sleepArgs,
+  blocking: true,
+  module: import.meta.url,
+  export: 'execSleepColdStart',
+  isolation: 'process',
+  // An env of its own gives this tool a pool of its own, so its first call always starts cold.
+  env: { WEFT_COLD_POOL: '1' },
+  timeoutMs: 50,
+  handler: ({ seconds }) => {
+    execSync(`sleep ${seconds}`);
+    return 'slept';
+  },
+});
+
 export const atomicsWait = defineTool({
   name: 'atomics_wait',
   description: 'Atomics.wait for 30 s in a pool thread.',
@@ -376,6 +393,7 @@ export const FAULT_TOOLS: readonly DefinedTool[] = [
   execSleepThread as DefinedTool,
   execSleepProcess as DefinedTool,
   execSleepCancellable as DefinedTool,
+  execSleepColdStart as DefinedTool,
   atomicsWait as DefinedTool,
   atomicsWaitProcess as DefinedTool,
   exitsInProcess as DefinedTool,
