@@ -5,7 +5,7 @@
  * answered exactly once and nothing but JSON-RPC ever reached stdout.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { errorCode, isToolError, type Message, RawStdioClient, textOf } from './raw-stdio-client.js';
@@ -46,13 +46,19 @@ function assertNoStack(answer: Message): void {
   assert.doesNotMatch(text, /file:\/\/|\/work\/|node:internal/, 'a source path reached the client');
 }
 
-/** Processes whose command line contains `marker`, found with pgrep. */
+/** Live processes whose command line contains `marker` (what `pgrep -f` does, read from /proc). */
 function processesMatching(marker: string): string[] {
-  try {
-    return execFileSync('pgrep', ['-f', marker], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
-  } catch {
-    return []; // pgrep exits 1 when nothing matches
+  const found: string[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const commandLine = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      if (commandLine.includes(marker)) found.push(entry);
+    } catch {
+      // The process ended while we looked.
+    }
   }
+  return found;
 }
 
 async function eventually(check: () => boolean, timeoutMs: number): Promise<boolean> {
