@@ -120,6 +120,13 @@ describe('fault matrix over stdio', () => {
     assertNoStack(answer);
   });
 
+  test('heap exhaustion in a pool process (maxOldGenerationSizeMb) is -32603, and the server serves on', async () => {
+    const answer = await amid(() => client.call('exhausts_heap_process'));
+    assert.equal(errorCode(answer), -32603);
+    assertNoStack(answer);
+    assert.equal(textOf(await client.call('add_in_process', { a: 1, b: 1 })), '2');
+  });
+
   test('a stack overflow becomes a tool error', async () => {
     const answer = await amid(() => client.call('overflows_stack'));
     assert.ok(isToolError(answer));

@@ -73,6 +73,21 @@ export const exhaustsHeap = defineTool({
   },
 });
 
+export const exhaustsHeapProcess = defineTool({
+  name: 'exhausts_heap_process',
+  inputSchema: { type: 'object', additionalProperties: false },
+  blocking: true,
+  module: import.meta.url,
+  export: 'exhaustsHeapProcess',
+  isolation: 'process',
+  resourceLimits: { maxOldGenerationSizeMb: 48 },
+  timeoutMs: 20_000,
+  handler: () => {
+    const hoard: string[][] = [];
+    for (;;) hoard.push(Array.from({ length: 10_000 }, (_, i) => `item ${i} of ${hoard.length}`));
+  },
+});
+
 export const overflowsStack = defineTool({
   name: 'overflows_stack',
   inputSchema: noArgs,
@@ -384,6 +399,7 @@ export const FAULT_TOOLS: readonly DefinedTool[] = [
   rejects as DefinedTool,
   exitsProcess as DefinedTool,
   exhaustsHeap as DefinedTool,
+  exhaustsHeapProcess as DefinedTool,
   overflowsStack as DefinedTool,
   returnsFunction as DefinedTool,
   strayRejection as DefinedTool,
