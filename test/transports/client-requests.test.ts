@@ -114,6 +114,43 @@ describe('ctx.elicit and ctx.sample with the SDK client over Streamable HTTP', (
   });
 });
 
+describe('a tool called from a handler', () => {
+  it('is cancelled when the calling handler’s call is cancelled', async () => {
+    let innerAborted = false;
+    const server = new McpServer({ name: 'nested', version: '1.0.0' })
+      .tool({
+        name: 'inner',
+        description: 'Waits until aborted',
+        inputSchema: { type: 'object', properties: {} },
+        handler: (_args, ctx) =>
+          new Promise((_resolve, reject) =>
+            ctx.signal.addEventListener('abort', () => {
+              innerAborted = true;
+              reject(ctx.signal.reason);
+            }),
+          ),
+      })
+      .tool({
+        name: 'outer',
+        description: 'Calls inner',
+        inputSchema: { type: 'object', properties: {} },
+        handler: (_args, ctx) => ctx.tools!().call('inner'),
+      });
+    const peer = new InProcessClient(server);
+    await peer.initialize();
+    void peer.callTool('outer', {});
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(server.stats.inFlight, 2, 'outer and the inner call it made are both running');
+    peer.notify('notifications/cancelled', { requestId: 2 });
+    const deadline = Date.now() + 2_000;
+    while (server.stats.inFlight > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    assert.equal(innerAborted, true);
+    assert.equal(server.stats.inFlight, 0);
+    await server.close();
+  });
+});
+
 describe('a pending client request when the call ends', () => {
   const elicitRequest = (message: JsonRpcMessage) =>
     'method' in message && message.method === 'elicitation/create';
