@@ -64,3 +64,34 @@ export function errorText(result: Record<string, unknown>): string {
   const content = result.content as { text?: string }[] | undefined;
   return content?.[0]?.text ?? 'isError result';
 }
+
+/**
+ * One caller alternating between calls (A, B, A, B...) for a fixed time, each into its own
+ * histogram. Paired this way, the calls share every moment of machine noise, so the difference
+ * between their latencies is the difference between the calls, not between two minutes.
+ */
+export async function alternatingLoop(
+  client: LoadClient,
+  calls: readonly CallSpec[],
+  durationMs: number,
+): Promise<{ latency: LatencyHistogram; failed: number; firstFailure?: string }[]> {
+  const results = calls.map(() => ({
+    latency: new LatencyHistogram(),
+    failed: 0,
+    firstFailure: undefined as string | undefined,
+  }));
+  const stopAt = performance.now() + durationMs;
+  for (let turn = 0; performance.now() < stopAt; turn++) {
+    const index = turn % calls.length;
+    const call = calls[index]!;
+    const result = results[index]!;
+    const reply = await client.call(call.tool, call.args).reply;
+    result.latency.recordMs(reply.latencyMs);
+    const problem = reply.error?.message ?? (reply.result?.isError ? errorText(reply.result) : undefined);
+    if (problem !== undefined) {
+      result.failed++;
+      result.firstFailure ??= problem;
+    }
+  }
+  return results;
+}
