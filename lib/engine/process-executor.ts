@@ -231,6 +231,11 @@ export class ProcessExecutor {
       env: workerEnv(tool.env) ?? (process.env as Record<string, string>),
       ...(heapMb === undefined ? {} : { execArgv: [...process.execArgv, `--max-old-space-size=${heapMb}`] }),
     });
+    // An idle pool process that dies (killed from outside, the OOM killer) is reported on the pool
+    // itself; unheard, that event would end the server. It is logged, and tinypool replaces it.
+    pool.on('error', (error: unknown) =>
+      this.#options.logError(`weft: a pool process stopped: ${(error as Error)?.message ?? String(error)}`),
+    );
     this.#pools.set(key, pool);
     return pool;
   }

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { descendantsOf } from '../../lib/engine/process-tree.js';
 import { errorCode, isToolError, type Message, RawStdioClient, textOf } from './raw-stdio-client.js';
 
 const SERVER = fileURLToPath(new URL('./fault-server.js', import.meta.url));
@@ -282,6 +283,26 @@ describe('fault matrix over stdio', () => {
     );
     assert.ok(log && client.messages.indexOf(log) < answerAt, 'the log message should precede the result');
     await client.request('logging/setLevel', { level: 'debug' });
+  });
+
+  test('an idle pool process killed from outside is logged and replaced; the server serves on', async () => {
+    assert.equal(textOf(await client.call('add_in_process', { a: 1, b: 2 })), '3');
+    const poolProcesses = descendantsOf(client.pid).filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('tinypool');
+      } catch {
+        return false;
+      }
+    });
+    assert.ok(poolProcesses.length > 0, 'a warm pool process should be running');
+    for (const pid of poolProcesses) process.kill(pid, 'SIGKILL');
+    assert.ok(
+      await eventually(() => /a pool process stopped/.test(client.stderr), 2_000),
+      'the death is logged',
+    );
+    assert.equal(client.child.exitCode, null, 'the server is still running');
+    await neighbours();
+    assert.equal(textOf(await client.call('add_in_process', { a: 2, b: 2 })), '4');
   });
 
   test('console.log in tool code never reaches the protocol stream', async () => {
