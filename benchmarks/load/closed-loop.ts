@@ -18,6 +18,8 @@ export interface ClosedLoopResult {
   /** Calls answered with a JSON-RPC error or an isError result. */
   failed: number;
   callsPerSecond: number;
+  /** CPU the load generator itself used, in % of one core: evidence that it was not the bottleneck. */
+  clientCpuPercent: number;
   /** The first failure's message, to say what went wrong. */
   firstFailure?: string;
 }
@@ -33,6 +35,7 @@ export async function closedLoop(
   let failed = 0;
   let firstFailure: string | undefined;
   const start = performance.now();
+  const cpuAtStart = process.cpuUsage();
   const stopAt = start + durationMs;
   let lastAnswer = start;
 
@@ -50,12 +53,14 @@ export async function closedLoop(
     }
   };
   await Promise.all(Array.from({ length: concurrency }, caller));
+  const cpu = process.cpuUsage(cpuAtStart);
   const elapsedSeconds = (lastAnswer - start) / 1000;
   return {
     latency,
     completed,
     failed,
     callsPerSecond: elapsedSeconds > 0 ? completed / elapsedSeconds : 0,
+    clientCpuPercent: elapsedSeconds > 0 ? (cpu.user + cpu.system) / 1e4 / elapsedSeconds : 0,
     ...(firstFailure === undefined ? {} : { firstFailure }),
   };
 }

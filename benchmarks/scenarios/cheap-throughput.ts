@@ -29,7 +29,12 @@ export const cheapThroughput: Scenario = {
               context.note(spec.id, transport, `cheap-throughput: ${result.firstFailure}`);
             context.step(`cheap-throughput ${spec.label} ${transport} c=${concurrency}`);
             const latency = result.latency.summary();
-            return { rate: result.callsPerSecond, p50: latency.p50Ms, p99: latency.p99Ms };
+            return {
+              rate: result.callsPerSecond,
+              p50: latency.p50Ms,
+              p99: latency.p99Ms,
+              client: result.clientCpuPercent,
+            };
           });
           for (const [index, { spec }] of servers.entries()) {
             const m = medians(samples[index]!);
@@ -37,6 +42,7 @@ export const cheapThroughput: Scenario = {
             context.record(spec.id, transport, 'calls_per_s', m.rate, 'calls/s', params);
             context.record(spec.id, transport, 'call_p50', m.p50, 'ms', params);
             context.record(spec.id, transport, 'call_p99', m.p99, 'ms', params);
+            context.record(spec.id, transport, 'load_generator_cpu', m.client, '% of a core', params);
           }
         }
       });
