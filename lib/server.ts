@@ -63,6 +63,12 @@ export interface McpServerOptions {
    * A larger result becomes a tool error that says how large it was.
    */
   maxResultBytes?: number;
+  /**
+   * Tool calls running or waiting at once across all clients, inline ones included (default
+   * 10,000); past it new calls are refused at once as overloaded (-32010). Bounds the memory a
+   * flood of slow calls can hold.
+   */
+  maxCallsInFlight?: number;
   /** Where server-side diagnostics go (default: stderr; never stdout, which may carry protocol). */
   logError?: (message: string) => void;
 }
@@ -96,6 +102,7 @@ const SERVER_OPTION_KEYS = new Set([
   'shutdownGraceMs',
   'maxMessageBytes',
   'maxResultBytes',
+  'maxCallsInFlight',
   'logError',
 ]);
 const POOL_OPTION_KEYS = new Set(['maxThreads', 'maxQueue', 'graceMs']);
@@ -128,6 +135,7 @@ export class McpServer {
       maxQueue: options.pool?.maxQueue ?? 256,
       graceMs: options.pool?.graceMs ?? 200,
       maxResultBytes: options.maxResultBytes ?? 16 * 1024 * 1024,
+      maxCallsInFlight: options.maxCallsInFlight ?? 10_000,
       logError: this.#logError,
     });
     this.#router = new Router(this.#logError);
@@ -427,4 +435,5 @@ function checkServerOptions(options: McpServerOptions): void {
   positive(options.shutdownGraceMs, 'shutdownGraceMs', true);
   positive(options.maxMessageBytes, 'maxMessageBytes', false);
   positive(options.maxResultBytes, 'maxResultBytes', true);
+  positive(options.maxCallsInFlight, 'maxCallsInFlight', true);
 }

@@ -24,6 +24,12 @@ export interface EngineOptions {
   niceIncrement: number;
   /** Largest result a call may return, as JSON text; larger ones become tool errors. 0 = no cap. */
   maxResultBytes?: number;
+  /**
+   * Tool calls running or waiting at once, inline ones included; past it a call is refused as
+   * overloaded. Inline calls wait in no queue, so without this cap a client could park any number
+   * of them (about 5 KB each). 0 or absent = no cap.
+   */
+  maxCallsInFlight?: number;
   logError: (message: string) => void;
 }
 
@@ -33,6 +39,8 @@ export class Engine {
   readonly #pool: PoolExecutor;
   readonly #processes: ProcessExecutor;
   readonly #maxResultBytes: number;
+  readonly #maxCallsInFlight: number;
+  #callsInFlight = 0;
 
   constructor(options: EngineOptions) {
     this.#admission = new Admission({ threads: options.maxThreads, maxQueue: options.maxQueue });
@@ -41,11 +49,19 @@ export class Engine {
     // Process-isolated tools share the thread slots: both stand for a core's worth of work.
     this.#processes = new ProcessExecutor(this.#admission, options);
     this.#maxResultBytes = options.maxResultBytes ?? 0;
+    this.#maxCallsInFlight = options.maxCallsInFlight ?? 0;
   }
 
   run(call: EngineCall): Promise<Outcome> {
+    if (this.#maxCallsInFlight > 0 && this.#callsInFlight >= this.#maxCallsInFlight) {
+      return Promise.resolve({
+        kind: 'overloaded',
+        reason: `Server overloaded: ${this.#callsInFlight} calls are already in flight (maxCallsInFlight). Retry later.`,
+      });
+    }
+    this.#callsInFlight++;
     const cap = this.#maxResultBytes;
-    const outcome = this.#dispatch(call);
+    const outcome = this.#dispatch(call).finally(() => this.#callsInFlight--);
     return cap > 0 ? outcome.then((decided) => limitResult(call.tool.name, decided, cap)) : outcome;
   }
 

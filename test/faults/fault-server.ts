@@ -3,7 +3,7 @@
  * ones (healthy neighbours, handlers that ignore their signal, probes for hostile arguments).
  *
  *   node dist/test/faults/fault-server.js [--max-result-bytes N] [--shutdown-grace-ms N]
- *                                         [--threads N] [--max-queue N]
+ *                                         [--threads N] [--max-queue N] [--max-calls-in-flight N]
  */
 import { parseArgs } from 'node:util';
 import { McpServer } from '../../lib/index.js';
@@ -15,6 +15,7 @@ const { values } = parseArgs({
     'shutdown-grace-ms': { type: 'string', default: '2000' },
     threads: { type: 'string', default: '2' },
     'max-queue': { type: 'string', default: '256' },
+    'max-calls-in-flight': { type: 'string', default: '10000' },
   },
   strict: true,
 });
@@ -24,6 +25,7 @@ const server = new McpServer({
   version: '0.0.0',
   maxResultBytes: Number(values['max-result-bytes']),
   shutdownGraceMs: Number(values['shutdown-grace-ms']),
+  maxCallsInFlight: Number(values['max-calls-in-flight']),
   pool: { maxThreads: Number(values.threads), maxQueue: Number(values['max-queue']), graceMs: 100 },
 });
 

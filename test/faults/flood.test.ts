@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { errorCode, type Message, RawStdioClient } from './raw-stdio-client.js';
 
 const DEMO = fileURLToPath(new URL('../../examples/demo-server.js', import.meta.url));
+const FAULT_SERVER = fileURLToPath(new URL('./fault-server.js', import.meta.url));
 const CALLS = 2_000;
 const CANCEL_SHARE = 0.1;
 
@@ -140,6 +141,42 @@ test('a client that does not read its answers is not read from: memory stays bou
       `memory grew by ${(during - before).toFixed(0)} MB while the client did not read`,
     );
     for (let i = 0; i < REQUESTS; i++) assert.equal(client.answers.get(`slow-${i}`)?.length, 1, `slow-${i}`);
+  } finally {
+    client.kill();
+    await client.exited;
+  }
+});
+
+test('slow inline calls past maxCallsInFlight are refused as overloaded, not parked', async () => {
+  const client = new RawStdioClient(FAULT_SERVER, ['--max-calls-in-flight', '100']);
+  try {
+    await client.initialize();
+    const lines: string[] = [];
+    for (let i = 0; i < 300; i++) {
+      lines.push(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: `parked-${i}`,
+          method: 'tools/call',
+          params: { name: 'sleep', arguments: { ms: 1_000 } },
+        }),
+      );
+    }
+    client.sendRaw(`${lines.join('\n')}\n`);
+    const until = Date.now() + 15_000;
+    while (client.answers.size < 301 && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    let overloaded = 0;
+    let slept = 0;
+    for (let i = 0; i < 300; i++) {
+      const answers = client.answers.get(`parked-${i}`) ?? [];
+      assert.equal(answers.length, 1, `parked-${i}`);
+      if (errorCode(answers[0]!) === -32010) overloaded++;
+      else slept++;
+    }
+    assert.equal(slept, 100);
+    assert.equal(overloaded, 200);
+    assert.deepEqual((await client.request('ping')).result, {});
   } finally {
     client.kill();
     await client.exited;
