@@ -7,11 +7,12 @@
  * (at most one message per PROGRESS_INTERVAL_MS, always increasing) so a handler may report from
  * its inner loop without flooding the main thread.
  */
-import { parentPort } from 'node:worker_threads';
+import { MessageChannel, parentPort } from 'node:worker_threads';
 import { AbandonCode, abandonReason } from '../lib/engine/abandon-reason.js';
-import type { PoolTask, WorkerEvent } from '../lib/engine/worker-protocol.js';
+import type { ClientReply, PoolTask, WorkerEvent } from '../lib/engine/worker-protocol.js';
 import {
   CallAbandonedError,
+  clientRequestMethods,
   LOG_LEVELS,
   type LogLevel,
   type ToolContext,
@@ -51,7 +52,27 @@ export function createWorkerContext(task: PoolTask): WorkerToolContext {
     }
   };
 
+  // ctx.elicit / ctx.sample: the request goes to the main thread, which asks the client and answers
+  // on a port made for this one request. The worker's handler simply awaits it.
+  const askClient = (method: string, params: Record<string, unknown>) =>
+    new Promise<unknown>((resolve, reject) => {
+      const abandoned = abandonedError();
+      if (abandoned) throw abandoned;
+      const { port1, port2 } = new MessageChannel();
+      port1.once('message', (reply: ClientReply) => {
+        port1.close();
+        if (reply.ok) resolve(reply.result);
+        else reject(abandonedError() ?? new Error(reply.message));
+      });
+      const event: WorkerEvent = { weft: 'request', callId, method, params, reply: port2 };
+      parentPort?.postMessage(event, [port2]);
+    });
+  const clientRequests = task.clientCapabilities
+    ? clientRequestMethods(task.clientCapabilities, askClient)
+    : {};
+
   return {
+    ...clientRequests,
     deadline: task.deadline,
     get eventsSent() {
       return eventsSent;

@@ -17,10 +17,16 @@ import { Piscina } from 'piscina';
 import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
 import { type AbandonReason, abandonCode } from './abandon-reason.js';
 import { type Admission, OverloadedError, type Release } from './admission.js';
-import { type CallEvents, cancelReasonOf, type EngineCall } from './engine-call.js';
+import { type CallEvents, type CallPeer, cancelReasonOf, type EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
 import { envKey, workerEnv } from './worker-env.js';
-import { isWorkerEvent, type PoolTask, type PoolTaskResult } from './worker-protocol.js';
+import {
+  type ClientReply,
+  isWorkerEvent,
+  type PoolTask,
+  type PoolTaskResult,
+  type WorkerEvent,
+} from './worker-protocol.js';
 
 const POOL_ENTRY = fileURLToPath(new URL('../../workers/pool-entry.js', import.meta.url));
 
@@ -42,6 +48,9 @@ export interface PoolExecutorOptions {
 /** Where a running call's worker events go, and how many have arrived (see PoolTaskResult). */
 interface EventSink {
   readonly events: CallEvents;
+  /** How ctx.elicit / ctx.sample reach the client, when the call came from one. */
+  readonly peer: CallPeer | undefined;
+  readonly callOver: AbortSignal;
   received: number;
   /** Set while a result waits for events still in flight on the other channel. */
   expected?: number;
@@ -83,6 +92,8 @@ export class PoolExecutor {
       const callId = this.#nextCallId++;
       const budgetMs = call.budgetMs;
       const stopWaiting = new AbortController();
+      /** Aborts once the outcome is decided: requests the handler made to the client are withdrawn. */
+      const callOver = new AbortController();
       let running: RunningTask | undefined;
       let decided = false;
 
@@ -92,6 +103,7 @@ export class PoolExecutor {
         clearTimeout(deadlineTimer);
         call.signal.removeEventListener('abort', onCancel);
         this.#sinks.delete(callId);
+        callOver.abort(outcome.kind);
         resolve(outcome);
       };
 
@@ -126,7 +138,12 @@ export class PoolExecutor {
           terminated: false,
         };
         running = task;
-        const sink: EventSink = { events: call.events, received: 0 };
+        const sink: EventSink = {
+          events: call.events,
+          received: 0,
+          peer: call.peer,
+          callOver: callOver.signal,
+        };
         this.#sinks.set(callId, sink);
         const message: PoolTask = {
           callId,
@@ -138,6 +155,7 @@ export class PoolExecutor {
           deadline: budgetMs > 0 ? Date.now() + budgetMs : undefined,
           wantsProgress: call.events.progress !== undefined,
           minLogLevel: call.events.minLogLevel,
+          ...(call.peer ? { clientCapabilities: call.peer.clientCapabilities } : {}),
         };
         pool.run(message, { signal: task.abort.signal }).then(
           (result: PoolTaskResult) => {
@@ -145,7 +163,11 @@ export class PoolExecutor {
             release();
             // A result that arrives after a deadline or cancel finds the outcome decided: dropped.
             const finish = () =>
-              decide(result.ok ? { kind: 'ok', value: result.value } : { kind: 'tool-error', message: result.message });
+              decide(
+                result.ok
+                  ? { kind: 'ok', value: result.value }
+                  : { kind: 'tool-error', message: result.message },
+              );
             if (decided || sink.received >= result.events) finish();
             else this.#awaitEvents(sink, result.events, finish);
           },
@@ -238,6 +260,10 @@ export class PoolExecutor {
     pool.on('message', (event: unknown) => {
       if (!isWorkerEvent(event)) return;
       const sink = this.#sinks.get(event.callId);
+      if (event.weft === 'request') {
+        relayClientRequest(sink, event);
+        return;
+      }
       if (!sink) return; // the call is over: late events are dropped
       if (event.weft === 'progress') sink.events.progress?.(event.progress, event.total, event.message);
       else sink.events.log(event.level, event.data);
@@ -248,4 +274,26 @@ export class PoolExecutor {
     this.#pools.set(key, pool);
     return pool;
   }
+}
+
+/**
+ * Asks the client on a worker's behalf and posts the answer on the request's own port. A request
+ * from a call that is already over is answered with an error at once, so no worker waits forever.
+ */
+function relayClientRequest(
+  sink: EventSink | undefined,
+  event: Extract<WorkerEvent, { weft: 'request' }>,
+): void {
+  const answer = (reply: ClientReply) => {
+    event.reply.postMessage(reply);
+    event.reply.close();
+  };
+  if (!sink?.peer) {
+    answer({ ok: false, message: sink ? 'There is no client to ask for this call' : 'The call is over' });
+    return;
+  }
+  sink.peer.request(event.method, event.params, sink.callOver).then(
+    (result) => answer({ ok: true, result }),
+    (error: unknown) => answer({ ok: false, message: (error as Error)?.message ?? String(error) }),
+  );
 }

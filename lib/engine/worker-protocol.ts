@@ -2,8 +2,11 @@
  * The messages that cross the thread boundary between the pool executor and `workers/pool-entry`.
  *
  * Tasks carry only cloneable data. Progress and log events travel on the worker's parentPort, which
- * Piscina re-emits as the pool's 'message' event: no extra MessageChannel per call.
+ * Piscina re-emits as the pool's 'message' event: no extra MessageChannel per call. A request to the
+ * client (ctx.elicit, ctx.sample) is the one exception: it brings its own reply port, created only
+ * when a handler asks, because the answer must reach that one waiting worker.
  */
+import type { MessagePort } from 'node:worker_threads';
 import type { LogLevel } from '../tools/tool-context.js';
 
 export interface PoolTask {
@@ -18,6 +21,8 @@ export interface PoolTask {
   wantsProgress: boolean;
   /** Index into LOG_LEVELS of the least severe level the client wants; LOG_LEVELS.length = none. */
   minLogLevel: number;
+  /** What the client declared at initialize; absent when there is no client to ask (ctx.elicit...). */
+  clientCapabilities?: Record<string, unknown>;
 }
 
 /**
@@ -32,7 +37,11 @@ export type PoolTaskResult =
 
 export type WorkerEvent =
   | { weft: 'progress'; callId: number; progress: number; total?: number; message?: string }
-  | { weft: 'log'; callId: number; level: LogLevel; data: unknown };
+  | { weft: 'log'; callId: number; level: LogLevel; data: unknown }
+  | { weft: 'request'; callId: number; method: string; params: Record<string, unknown>; reply: MessagePort };
+
+/** What the main thread posts on a request's reply port. */
+export type ClientReply = { ok: true; result: unknown } | { ok: false; message: string };
 
 export function isWorkerEvent(message: unknown): message is WorkerEvent {
   return typeof message === 'object' && message !== null && 'weft' in message && 'callId' in message;

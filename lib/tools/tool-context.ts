@@ -40,7 +40,8 @@ export interface ToolContext {
    * Asks the user a question through the client (`elicitation/create`) and waits for the answer.
    * Rejects with a message that says so when the client did not declare the `elicitation`
    * capability; a cancel or the deadline still ends the call while it waits.
-   * Present for inline tools; blocking tools receive it once the pool relays client requests.
+   * Present for inline tools and for blocking tools in the thread pool (the worker waits while the
+   * main thread asks); absent under `isolation: 'process'`, and for calls made without a client.
    */
   elicit?(params: ElicitParams): Promise<ElicitResult>;
   /** Asks the client's model for a completion (`sampling/createMessage`); same rules as `elicit`. */

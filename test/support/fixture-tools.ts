@@ -84,3 +84,18 @@ export const runaway = defineTool({
     return `ran ${ms}`;
   },
 });
+
+export const askBlocking = defineTool({
+  name: 'ask_blocking',
+  description: 'Asks the user for a name from inside a pool thread (ctx.elicit).',
+  inputSchema: { type: 'object', properties: {} },
+  blocking: true,
+  module: import.meta.url,
+  handler: async (_args, ctx) => {
+    const answer = await ctx.elicit!({
+      message: 'Your name?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+    });
+    return `${answer.action}: ${JSON.stringify(answer.content ?? {})}`;
+  },
+});
