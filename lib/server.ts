@@ -256,7 +256,8 @@ export class McpServer {
   }
 
   async listen(options: ListenOptions): Promise<void> {
-    this.#engine.warmUp();
+    await this.#registry.verifyBlockingModules();
+    this.#engine.warmUp(this.#registry.sorted());
     if (options.stdio) {
       const stdio = new StdioTransport((sink) => this.connect(sink), {
         maxMessageBytes: this.#options.maxMessageBytes,

@@ -4,7 +4,11 @@
  * Inline and blocking tools share one admission control, so `concurrency` and the bounded queue
  * mean the same thing for both.
  */
-import type { RegisteredBlockingTool, RegisteredInlineTool } from '../tools/registered-tool.js';
+import type {
+  RegisteredBlockingTool,
+  RegisteredInlineTool,
+  RegisteredTool,
+} from '../tools/registered-tool.js';
 import { Admission } from './admission.js';
 import type { EngineCall } from './engine-call.js';
 import { InlineExecutor } from './inline-executor.js';
@@ -71,8 +75,12 @@ export class Engine {
     return blocking.tool.isolation === 'process' ? this.#processes.run(blocking) : this.#pool.run(blocking);
   }
 
-  warmUp(): void {
+  /** Starts the default thread pool, and a process for each process-isolated tool's pool. */
+  warmUp(tools: readonly RegisteredTool[] = []): void {
     this.#pool.warmUp();
+    for (const tool of tools) {
+      if (tool.blocking && tool.isolation === 'process') this.#processes.warmUp(tool);
+    }
   }
 
   /** Thread slots not held by a running or dying call. */

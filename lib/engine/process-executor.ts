@@ -161,6 +161,11 @@ export class ProcessExecutor {
     });
   }
 
+  /** Starts this tool's pool (one warm process) now, so its first call does not pay for it. */
+  warmUp(tool: RegisteredBlockingTool): void {
+    if (!this.#closed) this.#poolFor(tool);
+  }
+
   /** Kills every running call's process tree, then stops every pool. */
   async close(): Promise<void> {
     this.#closed = true;

@@ -7,7 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { McpServer } from '../../lib/index.js';
-import { FAULT_TOOLS } from './fault-tools.js';
+import { execSleepColdStart, FAULT_TOOLS } from './fault-tools.js';
 
 const { values } = parseArgs({
   options: {
@@ -91,3 +91,5 @@ server
   });
 
 await server.listen({ stdio: true });
+// Registered after listen() warmed the process pools up, so that its first call starts cold.
+server.tool(execSleepColdStart);

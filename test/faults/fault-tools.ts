@@ -224,7 +224,8 @@ export const execSleepColdStart = defineTool({
   module: import.meta.url,
   export: 'execSleepColdStart',
   isolation: 'process',
-  // An env of its own gives this tool a pool of its own, so its first call always starts cold.
+  // An env of its own gives this tool a pool of its own, and the fault server registers it after
+  // listen() has warmed the pools up, so its first call always starts cold.
   env: { WEFT_COLD_POOL: '1' },
   timeoutMs: 50,
   handler: ({ seconds }) => {
@@ -409,7 +410,6 @@ export const FAULT_TOOLS: readonly DefinedTool[] = [
   execSleepThread as DefinedTool,
   execSleepProcess as DefinedTool,
   execSleepCancellable as DefinedTool,
-  execSleepColdStart as DefinedTool,
   atomicsWait as DefinedTool,
   atomicsWaitProcess as DefinedTool,
   exitsInProcess as DefinedTool,
