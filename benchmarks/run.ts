@@ -79,7 +79,7 @@ process.once('SIGINT', () => {
 const started = Date.now();
 if (chosen.some((scenario) => scenario.name === 'cpu-throughput')) {
   process.stderr.write('measuring the machine: hash_chain in 1 thread, then in one per core...\n');
-  machine.capacity = await measureCapacity(cores, quick ? 1_000 : 1_500, 20_000);
+  machine.capacity = await measureCapacity(cores, quick ? 600 : 800, 20_000);
 }
 bar.start(
   chosen.reduce((total, scenario) => total + scenario.steps(budget, servers, cores), 0),

@@ -71,27 +71,32 @@ export function errorText(result: Record<string, unknown>): string {
 }
 
 /**
- * One caller alternating between calls (A, B, A, B...) for a fixed time, each into its own
- * histogram. Paired this way, the calls share every moment of machine noise, so the difference
- * between their latencies is the difference between the calls, not between two minutes.
+ * One caller alternating between calls in short blocks (A for `blockMs`, then B, then A...) for a
+ * fixed time, each call into its own histogram. Both calls then share the machine's noise, which
+ * comes and goes over seconds, while each block still runs one call back to back, as a client would
+ * (alternating call by call would measure how each disturbs the other instead).
  */
 export async function alternatingLoop(
   client: LoadClient,
   calls: readonly CallSpec[],
   durationMs: number,
-): Promise<{ latency: LatencyHistogram; failed: number; firstFailure?: string }[]> {
+  blockMs = 50,
+): Promise<{ latency: LatencyHistogram; completed: number; failed: number; firstFailure?: string }[]> {
   const results = calls.map(() => ({
     latency: new LatencyHistogram(),
+    completed: 0,
     failed: 0,
     firstFailure: undefined as string | undefined,
   }));
-  const stopAt = performance.now() + durationMs;
-  for (let turn = 0; performance.now() < stopAt; turn++) {
-    const index = turn % calls.length;
+  const start = performance.now();
+  const stopAt = start + durationMs;
+  for (let now = start; now < stopAt; now = performance.now()) {
+    const index = Math.floor((now - start) / blockMs) % calls.length;
     const call = calls[index]!;
     const result = results[index]!;
     const reply = await client.call(call.tool, call.args).reply;
     result.latency.recordMs(reply.latencyMs);
+    result.completed++;
     const problem = reply.error?.message ?? (reply.result?.isError ? errorText(reply.result) : undefined);
     if (problem !== undefined) {
       result.failed++;

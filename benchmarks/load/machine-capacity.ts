@@ -35,14 +35,31 @@ function countCalls(durationMs: number, rounds: number): Promise<number> {
   });
 }
 
+/**
+ * Alternates a 1-thread and an all-threads measurement `pairs` times and keeps the median of each,
+ * so one noisy second on a shared machine does not set the ceiling.
+ */
 export async function measureCapacity(
   threads: number,
   durationMs: number,
   rounds: number,
+  pairs = 3,
 ): Promise<MachineCapacity> {
   const seconds = durationMs / 1000;
-  const one = (await countCalls(durationMs, rounds)) / seconds;
-  const counts = await Promise.all(Array.from({ length: threads }, () => countCalls(durationMs, rounds)));
-  const all = counts.reduce((sum, calls) => sum + calls, 0) / seconds;
-  return { oneThreadCallsPerSecond: one, allThreadsCallsPerSecond: all, threads, speedup: all / one };
+  const one: number[] = [];
+  const all: number[] = [];
+  for (let pair = 0; pair < pairs; pair++) {
+    one.push((await countCalls(durationMs, rounds)) / seconds);
+    const counts = await Promise.all(Array.from({ length: threads }, () => countCalls(durationMs, rounds)));
+    all.push(counts.reduce((sum, calls) => sum + calls, 0) / seconds);
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  const oneThreadCallsPerSecond = median(one);
+  const allThreadsCallsPerSecond = median(all);
+  return {
+    oneThreadCallsPerSecond,
+    allThreadsCallsPerSecond,
+    threads,
+    speedup: allThreadsCallsPerSecond / oneThreadCallsPerSecond,
+  };
 }
