@@ -256,7 +256,6 @@ export class McpServer {
   }
 
   async listen(options: ListenOptions): Promise<void> {
-    await this.#registry.verifyBlockingModules();
     this.#engine.warmUp(this.#registry.sorted());
     if (options.stdio) {
       const stdio = new StdioTransport((sink) => this.connect(sink), {
