@@ -7,7 +7,8 @@
  */
 import { parseArgs } from 'node:util';
 import { McpServer } from '../../lib/index.js';
-import { execSleepColdStart, FAULT_TOOLS } from './fault-tools.js';
+import { FAULT_TOOLS } from './fault-tools.js';
+import { execSleepColdStart, PROCESS_FAULT_TOOLS } from './process-fault-tools.js';
 
 const { values } = parseArgs({
   options: {
@@ -29,7 +30,7 @@ const server = new McpServer({
   pool: { maxThreads: Number(values.threads), maxQueue: Number(values['max-queue']), graceMs: 100 },
 });
 
-for (const tool of FAULT_TOOLS) server.tool(tool);
+for (const tool of [...FAULT_TOOLS, ...PROCESS_FAULT_TOOLS]) server.tool(tool);
 
 server
   .tool({

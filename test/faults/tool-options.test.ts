@@ -14,7 +14,7 @@ import { McpServer } from '../../lib/index.js';
 const blocking = {
   inputSchema: { type: 'object' },
   blocking: true,
-  module: new URL('./fault-tools.js', import.meta.url).href,
+  module: new URL('./process-fault-tools.js', import.meta.url).href,
   export: 'addInProcess',
 } as const;
 
