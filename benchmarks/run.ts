@@ -48,7 +48,9 @@ if (servers.length === 0) {
 
 const quick = values.quick;
 const chosen = SCENARIOS.filter((scenario) =>
-  positionals.length > 0 ? positionals.includes(scenario.name) : !quick || scenario.quick,
+  positionals.length > 0
+    ? positionals.includes(scenario.name)
+    : !scenario.onDemand && (!quick || scenario.quick),
 );
 const runName = positionals.length > 0 || values.servers ? 'partial' : quick ? 'quick' : 'latest';
 const budget: Budget = quick

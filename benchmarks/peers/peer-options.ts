@@ -1,7 +1,7 @@
 /**
  * The command line every benchmark server accepts, so the load generator can start any of them the
  * same way: `--stdio`, or `--http <port>` (Streamable HTTP at /mcp), plus `--threads N` where a pool
- * exists. A server started with a transport it does not have exits with code 3 and says so, which
+ * exists and `--nice N` where the pool's threads can be reniced (weft). A server started with a transport it does not have exits with code 3 and says so, which
  * the runner reads as "skip this transport".
  */
 import { parseArgs } from 'node:util';
@@ -11,6 +11,7 @@ export interface PeerOptions {
   httpPort: number | undefined;
   wsPort: number | undefined;
   threads: number | undefined;
+  nice: number | undefined;
 }
 
 export const UNSUPPORTED_TRANSPORT_EXIT = 3;
@@ -23,6 +24,7 @@ export function readPeerOptions(argv: string[] = process.argv.slice(2)): PeerOpt
       http: { type: 'string' },
       ws: { type: 'string' },
       threads: { type: 'string' },
+      nice: { type: 'string' },
     },
     strict: true,
   });
@@ -32,6 +34,7 @@ export function readPeerOptions(argv: string[] = process.argv.slice(2)): PeerOpt
     httpPort: int(values.http),
     wsPort: int(values.ws),
     threads: int(values.threads),
+    nice: int(values.nice),
   };
 }
 

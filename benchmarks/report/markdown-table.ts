@@ -7,7 +7,7 @@ import { SERVERS } from '../servers/server-catalog.js';
 import type { Measurement, Note } from './measurement.js';
 
 /** Parameters that tell points apart; the rest (workload details) are the same on every row. */
-const POINT_KEYS = ['k', 'concurrency', 'threads', 'mode'];
+const POINT_KEYS = ['k', 'concurrency', 'threads', 'mode', 'neighbours', 'nice_increment'];
 
 export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);

@@ -1,5 +1,6 @@
-/** Every scenario, in the order a full run performs them. */
+/** Every scenario, in the order a full run performs them (on-demand ones only when named). */
 import { cheapThroughput } from './cheap-throughput.js';
+import { coTenants } from './co-tenants.js';
 import { cpuThroughput } from './cpu-throughput.js';
 import { dispatchOverhead } from './dispatch-overhead.js';
 import { memory } from './memory.js';
@@ -14,4 +15,5 @@ export const SCENARIOS: readonly Scenario[] = [
   cheapThroughput,
   timeouts,
   memory,
+  coTenants,
 ];

@@ -44,6 +44,8 @@ export interface Scenario {
   name: string;
   /** Part of `bench:quick`. */
   quick: boolean;
+  /** Run only when named (`npm run bench -- <name>`), never as part of a full run. */
+  onDemand?: boolean;
   /** Progress units this scenario will report, for the bar's total. */
   steps(budget: Budget, servers: readonly ServerSpec[], cores: number): number;
   run(context: ScenarioContext): Promise<void>;

@@ -32,6 +32,8 @@ export interface RunningServer {
 
 export interface StartOptions {
   threads?: number;
+  /** weft only: the pool threads' nice increment. */
+  nice?: number;
 }
 
 export async function startServer(
@@ -42,6 +44,7 @@ export async function startServer(
   const port = transport === 'stdio' ? 0 : await freePort();
   const { script, args } = spec.command(transport, port);
   if (options.threads !== undefined) args.push('--threads', String(options.threads));
+  if (options.nice !== undefined) args.push('--nice', String(options.nice));
   const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   children.add(child);
   let stderr = '';

@@ -3,7 +3,8 @@ import { addDemoTools } from '../../examples/demo-tools.js';
 /**
  * The weft server under benchmark: the demo tools (examples/demo-tools.ts) plus `noop` inline and
  * `noop_blocking` in the pool, the pair that isolates the cost of dispatching to a thread.
- * Takes the same flags as the peers: --stdio, --http PORT, --ws PORT, --threads N.
+ * Takes the same flags as the peers: --stdio, --http PORT, --ws PORT, --threads N, and --nice N
+ * (the pool's niceIncrement; weft's default otherwise).
  */
 import { McpServer } from '../../lib/index.js';
 import { readPeerOptions } from '../peers/peer-options.js';
@@ -16,7 +17,10 @@ const server = addDemoTools(
     name: 'weft-bench',
     version: '0.1.0',
     timeoutMs: 30_000,
-    ...(options.threads === undefined ? {} : { pool: { maxThreads: options.threads } }),
+    pool: {
+      ...(options.threads === undefined ? {} : { maxThreads: options.threads }),
+      ...(options.nice === undefined ? {} : { niceIncrement: options.nice }),
+    },
   }),
 )
   .tool({
