@@ -1,7 +1,7 @@
 /**
  * SVG charts of a run, drawn by vega-lite (spec) and vega (headless rendering to SVG): cheap-call
- * latency under CPU load, CPU-tool throughput versus concurrency, and echo throughput per
- * transport. Each reads the same flat measurements as the tables.
+ * latency under CPU load, CPU-tool throughput versus concurrency, echo throughput per transport,
+ * and how each server handles a runaway tool. Each reads the same flat measurements as the tables.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -87,6 +87,38 @@ function charts(measurements: readonly Measurement[]): Chart[] {
           x: { field: 'concurrency', type: 'ordinal', title: 'calls in flight' },
           xOffset: { field: 'server', sort: SERVER_ORDER },
           y: { field: 'value', type: 'quantitative', title: 'calls/s' },
+          color: colour,
+        },
+      },
+    });
+  }
+  const stopping = measurements
+    .filter((m) => m.scenario === 'timeouts' && m.unit === 'ms')
+    .map((m) => ({
+      server: labelOf(m.server),
+      metric: m.metric.replaceAll('_', ' '),
+      value: Math.max(1, m.value),
+    }));
+  if (stopping.length > 0) {
+    result.push({
+      file: 'timeouts.svg',
+      spec: {
+        $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+        title:
+          'A runaway tool (3 s of CPU, 2 s deadline): how late, and how long until served again (lower is better)',
+        data: { values: stopping },
+        mark: 'bar',
+        width: 220,
+        height: 260,
+        encoding: {
+          column: { field: 'metric', type: 'nominal', title: null },
+          x: { field: 'server', type: 'nominal', sort: SERVER_ORDER, axis: null },
+          y: {
+            field: 'value',
+            type: 'quantitative',
+            scale: { type: 'log' },
+            title: 'ms after the deadline (log)',
+          },
           color: colour,
         },
       },
