@@ -116,7 +116,9 @@ function charts(measurements: readonly Measurement[]): Chart[] {
           y: {
             field: 'value',
             type: 'quantitative',
-            scale: { type: 'log' },
+            // Bars on a log scale need a baseline above zero and no stacking.
+            stack: null,
+            scale: { type: 'log', domainMin: 1 },
             title: 'ms after the deadline (log)',
           },
           color: colour,
