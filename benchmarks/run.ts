@@ -6,6 +6,7 @@
  * benchmarks/results/*.json and the charts to benchmarks/results/charts/.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Presets, SingleBar } from 'cli-progress';
@@ -115,6 +116,7 @@ for (const scenario of chosen) {
 bar.stop();
 await stopAllServers();
 const seconds = Math.round((Date.now() - started) / 1000);
+machine.loadAverageAtEnd = loadavg()[0]!;
 
 const checks = checkTargets(measurements, machine.capacity);
 await mkdir(RESULTS, { recursive: true });

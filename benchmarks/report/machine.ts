@@ -12,6 +12,7 @@ export interface Machine {
   platform: string;
   memoryGiB: number;
   loadAverageAtStart: number;
+  loadAverageAtEnd?: number;
   capacity?: MachineCapacity;
 }
 

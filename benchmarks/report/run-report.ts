@@ -30,7 +30,8 @@ export function renderReport(run: RunSummary): string {
     `# weft benchmarks (${run.runName} run)`,
     '',
     `Machine: ${machine.cores} cores, ${machine.cpuModel}, ${machine.memoryGiB} GiB, Node ${machine.nodeVersion}, ` +
-      `${machine.platform}. Load average at start ${machine.loadAverageAtStart.toFixed(2)}. ` +
+      `${machine.platform}. Load average ${machine.loadAverageAtStart.toFixed(2)} at the start, ` +
+      `${machine.loadAverageAtEnd?.toFixed(2) ?? '?'} at the end. ` +
       `Run took ${run.seconds} s (${timings}); every point is the median of ${run.budget.repeats} interleaved windows.`,
   ];
   if (machine.capacity) {
