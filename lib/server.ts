@@ -53,6 +53,11 @@ export interface McpServerOptions {
     maxQueue?: number;
     /** Time a cooperative blocking handler gets to stop before its thread is terminated (default 200). */
     graceMs?: number;
+    /**
+     * Lowers the CPU priority of pool threads by this nice increment (default 10; 0 to disable) so
+     * the main thread keeps answering while every worker is busy. Linux and macOS.
+     */
+    niceIncrement?: number;
   };
   /** On shutdown, how long in-flight calls get to finish before they are cancelled (default 5000). */
   shutdownGraceMs?: number;
@@ -105,7 +110,7 @@ const SERVER_OPTION_KEYS = new Set([
   'maxCallsInFlight',
   'logError',
 ]);
-const POOL_OPTION_KEYS = new Set(['maxThreads', 'maxQueue', 'graceMs']);
+const POOL_OPTION_KEYS = new Set(['maxThreads', 'maxQueue', 'graceMs', 'niceIncrement']);
 
 export class McpServer {
   readonly #options: Required<Pick<McpServerOptions, 'shutdownGraceMs' | 'maxMessageBytes'>> &
@@ -134,6 +139,7 @@ export class McpServer {
       maxThreads: options.pool?.maxThreads ?? availableParallelism(),
       maxQueue: options.pool?.maxQueue ?? 256,
       graceMs: options.pool?.graceMs ?? 200,
+      niceIncrement: options.pool?.niceIncrement ?? 10,
       maxResultBytes: options.maxResultBytes ?? 16 * 1024 * 1024,
       maxCallsInFlight: options.maxCallsInFlight ?? 10_000,
       logError: this.#logError,
@@ -256,6 +262,7 @@ export class McpServer {
   }
 
   async listen(options: ListenOptions): Promise<void> {
+    await this.#registry.verifyBlockingModules();
     this.#engine.warmUp(this.#registry.sorted());
     if (options.stdio) {
       const stdio = new StdioTransport((sink) => this.connect(sink), {
@@ -432,6 +439,7 @@ function checkServerOptions(options: McpServerOptions): void {
   positive(options.pool?.maxThreads, 'pool.maxThreads', false);
   positive(options.pool?.maxQueue, 'pool.maxQueue', true);
   positive(options.pool?.graceMs, 'pool.graceMs', true);
+  positive(options.pool?.niceIncrement, 'pool.niceIncrement', true);
   positive(options.shutdownGraceMs, 'shutdownGraceMs', true);
   positive(options.maxMessageBytes, 'maxMessageBytes', false);
   positive(options.maxResultBytes, 'maxResultBytes', true);

@@ -8,11 +8,9 @@
  * worker while it posts the answer.
  */
 import type { PoolTask, PoolTaskResult } from '../lib/engine/worker-protocol.js';
-import type { ToolContext } from '../lib/tools/tool-context.js';
+import { findHandler, type Handler, type HandlerAddress } from '../lib/tools/handler-export.js';
 import { CallAbandonedError } from '../lib/tools/tool-context.js';
 import { createWorkerContext } from './worker-context.js';
-
-type Handler = (args: unknown, ctx: ToolContext) => unknown;
 
 // A worker's stdout is piped into the server's stdout, which may be the stdio transport: a stray
 // console.log in tool code must not corrupt the protocol stream, so it goes to stderr instead.
@@ -48,48 +46,16 @@ export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
   }
 }
 
-/** What finding a handler needs; pool processes (workers/process-entry) use this too. */
-export type HandlerAddress = Pick<PoolTask, 'toolName' | 'moduleUrl' | 'exportName'>;
-
 export function handlerFor(task: HandlerAddress): Promise<Handler> {
   const key = `${task.moduleUrl}#${task.exportName}#${task.toolName}`;
   let found = handlers.get(key);
   if (!found) {
-    found = import(task.moduleUrl).then((module: Record<string, unknown>) => pickHandler(module, task));
+    found = import(task.moduleUrl).then((module: Record<string, unknown>) => findHandler(module, task));
     // A module that failed to load may be fixed on disk; do not cache the failure.
     found.catch(() => handlers.delete(key));
     handlers.set(key, found);
   }
   return found;
-}
-
-function pickHandler(module: Record<string, unknown>, task: HandlerAddress): Handler {
-  const direct = asHandler(module[task.exportName], task.toolName);
-  if (direct) return direct;
-  if (task.exportName === 'default') {
-    for (const value of Object.values(module)) {
-      const named = asHandler(value, task.toolName);
-      if (named && typeof value === 'object') return named;
-    }
-  }
-  throw new Error(
-    `Tool "${task.toolName}": ${task.moduleUrl} has no export "${task.exportName}" holding its handler. ` +
-      'Export the tool definition (export default defineTool({...})) or the handler function.',
-  );
-}
-
-function asHandler(value: unknown, toolName: string): Handler | undefined {
-  if (typeof value === 'function') return value as Handler;
-  if (typeof value === 'object' && value !== null) {
-    const definition = value as { name?: unknown; handler?: unknown };
-    if (
-      typeof definition.handler === 'function' &&
-      (definition.name === undefined || definition.name === toolName)
-    ) {
-      return definition.handler as Handler;
-    }
-  }
-  return undefined;
 }
 
 export function assertTransferable(value: unknown, toolName: string): void {

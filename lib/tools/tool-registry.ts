@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { findHandler } from './handler-export.js';
 import type { RegisteredTool, ToolDescriptor } from './registered-tool.js';
 import type { SchemaCompiler, Validator } from './schema-compiler.js';
 import { TOOL_OPTION_KEYS, type ToolDefinition } from './tool-definition.js';
@@ -46,6 +47,27 @@ export class ToolRegistry {
       this.#onChange();
     }
     return removed;
+  }
+
+  /**
+   * Imports every blocking tool's module and checks that it exports the tool's handler, so that a
+   * wrong `module` or `export` is refused when the server starts rather than at the first call.
+   */
+  async verifyBlockingModules(): Promise<void> {
+    const problems: string[] = [];
+    for (const tool of this.sorted()) {
+      if (!tool.blocking) continue;
+      try {
+        const module = (await import(tool.moduleUrl)) as Record<string, unknown>;
+        findHandler(module, { toolName: tool.name, moduleUrl: tool.moduleUrl, exportName: tool.exportName });
+      } catch (error) {
+        const message = (error as Error)?.message ?? String(error);
+        problems.push(
+          message.startsWith(`Tool "${tool.name}"`) ? message : `Tool "${tool.name}": ${message}`,
+        );
+      }
+    }
+    if (problems.length > 0) throw new ToolRegistrationError(problems.join('\n'));
   }
 
   get(name: string): RegisteredTool | undefined {

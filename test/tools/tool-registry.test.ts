@@ -81,6 +81,20 @@ describe('tool registration refuses mistakes with a message that says what to fi
     assert.doesNotThrow(() => server().tool(busy));
   });
 
+  it('refuses at listen() a blocking tool whose module does not export its handler', async () => {
+    const s = server().tool({
+      name: 'ghost',
+      inputSchema: schema,
+      blocking: true,
+      module: new URL('../support/fixture-tools.js', import.meta.url),
+      export: 'noSuchExport',
+    });
+    await assert.rejects(s.listen({ handleSignals: false }), /Tool "ghost": .* has no export "noSuchExport"/);
+    const fine = server().tool(busy);
+    await fine.listen({ handleSignals: false });
+    await fine.close();
+  });
+
   it('refuses structured failure content that breaks the output schema', () => {
     const outputSchema = {
       type: 'object',
