@@ -55,7 +55,7 @@ const chosen = SCENARIOS.filter((scenario) =>
 );
 const runName = positionals.length > 0 || values.servers ? 'partial' : quick ? 'quick' : 'latest';
 const budget: Budget = quick
-  ? { quick: true, warmupMs: 250, windowMs: 500, repeats: 3 }
+  ? { quick: true, warmupMs: 250, windowMs: 400, repeats: 3 }
   : { quick: false, warmupMs: 400, windowMs: 700, repeats: 3 };
 const machine = describeMachine();
 const { cores } = machine;

@@ -105,7 +105,7 @@ function charts(measurements: readonly Measurement[]): Chart[] {
       spec: {
         $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
         title:
-          'A runaway tool (3 s of CPU, 2 s deadline): how late, and how long until served again (lower is better)',
+          'A runaway tool (2.5 s of CPU, 2 s deadline): how late, and how long until served again (lower is better)',
         data: { values: stopping },
         mark: 'bar',
         width: 220,

@@ -1,6 +1,6 @@
 /**
  * timeouts: a runaway tool. As many `spin` calls as the machine has cores are sent at once, each
- * asking to burn 3 s against a 2 s deadline: weft's own (spin's timeoutMs), and for the peers the
+ * asking to burn 2.5 s against a 2 s deadline: weft's own (spin's timeoutMs), and for the peers the
  * client's, which sends notifications/cancelled when it passes, as the SDK client does. Measured:
  * how long past the deadline the answer comes, how long until a trivial call through the same
  * path (`fib {n: 1}`, pooled where the server has a pool) is served again, and the server's CPU
@@ -12,7 +12,7 @@ import type { Reply } from '../load/load-client.js';
 import { cpuPercentOver } from '../load/process-probe.js';
 import { type Scenario, sleep, withServer } from './scenario.js';
 
-const SPIN_MS = 3_000;
+const SPIN_MS = 2_500;
 const DEADLINE_MS = 2_000;
 /** The client waits this much past the deadline before cancelling, so a server's own answer wins. */
 const PATIENCE_MS = 50;
