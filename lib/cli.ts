@@ -4,18 +4,26 @@
  * returns one), so a server file need not contain its own transport code.
  *
  *   weft serve ./dist/my-server.js --stdio
+ *   weft serve ./dist/my-server.js --http 3000 [--ws 3001] [--host 127.0.0.1]
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { McpServer } from './server.js';
 
-const USAGE = 'usage: weft serve <module.js> --stdio\n       weft --version';
+const USAGE =
+  'usage: weft serve <module.js> (--stdio | --http PORT [--ws PORT]) [--host HOST]\n       weft --version';
 
 async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args: argv,
-    options: { stdio: { type: 'boolean', default: false }, version: { type: 'boolean', default: false } },
+    options: {
+      stdio: { type: 'boolean', default: false },
+      http: { type: 'string' },
+      ws: { type: 'string' },
+      host: { type: 'string', default: '127.0.0.1' },
+      version: { type: 'boolean', default: false },
+    },
     allowPositionals: true,
     strict: true,
   });
@@ -24,7 +32,16 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   const [command, file] = positionals;
-  if (command !== 'serve' || file === undefined || !values.stdio) {
+  const port = (text: string | undefined) => (text === undefined ? undefined : Number(text));
+  const http = port(values.http);
+  const ws = port(values.ws);
+  const badPort = [http, ws].some((value) => value !== undefined && !(Number.isInteger(value) && value >= 0));
+  if (
+    command !== 'serve' ||
+    file === undefined ||
+    badPort ||
+    !(values.stdio || http !== undefined || ws !== undefined)
+  ) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
@@ -34,7 +51,11 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`weft: ${file} must default-export an McpServer, or a function that returns one\n`);
     return 2;
   }
-  await exported.listen({ stdio: true });
+  await exported.listen({
+    stdio: values.stdio,
+    ...(http === undefined ? {} : { http: { port: http, host: values.host } }),
+    ...(ws === undefined ? {} : { ws: { port: ws, host: values.host } }),
+  });
   return -1;
 }
 
