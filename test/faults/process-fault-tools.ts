@@ -166,6 +166,28 @@ export const strayRejectionProcess = defineTool({
   },
 });
 
+export const spinInProcess = defineTool({
+  name: 'spin_in_process',
+  description: 'Busy JavaScript for ms milliseconds in a pool process.',
+  inputSchema: {
+    type: 'object',
+    properties: { ms: { type: 'integer', minimum: 0 } },
+    required: ['ms'],
+    additionalProperties: false,
+  },
+  blocking: true,
+  module: import.meta.url,
+  export: 'spinInProcess',
+  isolation: 'process',
+  handler: ({ ms }) => {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      // Busy on purpose: no event loop turn until the time is up.
+    }
+    return `spun ${ms} ms`;
+  },
+});
+
 /** Every tool above except exec_sleep_cold_start, which the fault server registers late. */
 export const PROCESS_FAULT_TOOLS: readonly DefinedTool[] = [
   execSleepProcess as DefinedTool,
@@ -178,4 +200,5 @@ export const PROCESS_FAULT_TOOLS: readonly DefinedTool[] = [
   envProcess as DefinedTool,
   exhaustsHeapProcess as DefinedTool,
   strayRejectionProcess as DefinedTool,
+  spinInProcess as DefinedTool,
 ];

@@ -26,8 +26,13 @@ export class RawStdioClient {
   #nextId = 1;
   #waiters: Array<{ test: (message: Message) => boolean; resolve: (message: Message) => void }> = [];
 
-  constructor(script: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env) {
-    this.child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'], env });
+  /** `ownGroup` starts the server as a process-group leader, so a test can signal the whole group. */
+  constructor(script: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env, ownGroup = false) {
+    this.child = spawn(process.execPath, [script, ...args], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env,
+      detached: ownGroup,
+    });
     this.exited = once(this.child, 'exit').then(([code, signal]) => ({ code, signal }) as Exit);
     this.child.stdout!.setEncoding('utf8');
     this.child.stdout!.on('data', (chunk: string) => this.#onData(chunk));

@@ -90,6 +90,27 @@ describe('graceful shutdown over stdio', () => {
     });
   }
 
+  test('Ctrl-C signals the whole process group: pool processes leave stopping to the server', async () => {
+    const client = new RawStdioClient(SERVER, ['--shutdown-grace-ms', '3000'], process.env, true);
+    try {
+      await client.initialize();
+      // A pool process that is still booting has not installed its handlers yet; use a warm one.
+      assert.equal(textOf(await client.call('add_in_process', { a: 1, b: 1 })), '2');
+      await new Promise((resolve) => setTimeout(resolve, 500)); // any other pool process boots too
+      const running = client.call('spin_in_process', { ms: 800 });
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      process.kill(-client.pid, 'SIGINT'); // what a terminal does on Ctrl-C
+      assert.equal(
+        textOf(await running),
+        'spun 800 ms',
+        'the call in the pool process finished within the grace',
+      );
+      assert.deepEqual(await client.exited, { code: 0, signal: null });
+    } finally {
+      client.kill();
+    }
+  });
+
   test('a second signal exits at once', async () => {
     const client = new RawStdioClient(SERVER, ['--shutdown-grace-ms', '20000']);
     try {
