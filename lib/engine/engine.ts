@@ -1,8 +1,10 @@
 /**
- * The engine: one entry point that runs a call on the right executor and returns its Outcome.
+ * The engine: one entry point that runs a call on the right executor (inline, pool thread, or pool
+ * process for `isolation: 'process'`) and returns its Outcome.
  *
  * Inline and blocking tools share one admission control, so `concurrency` and the bounded queue
- * mean the same thing for both.
+ * mean the same thing for both. Two caps apply to every call whatever runs it: how many calls may
+ * be in flight at once (`maxCallsInFlight`) and how large a result may be (`maxResultBytes`).
  */
 import type {
   RegisteredBlockingTool,
