@@ -1,8 +1,9 @@
 /**
  * Faults over Streamable HTTP against the demo as a real process: graceful shutdown on SIGTERM
- * (new requests get 503, a running call still gets its answer, exit 0), and a slow reader that
- * pipelines requests without reading a byte of the answers, which must not grow the server's
- * memory without bound nor stall other clients.
+ * (new requests get 503, a running call still gets its answer, exit 0), a flood of concurrent
+ * calls with cancels (each POST answered at most once, on its own stream, none lost), and a slow
+ * reader that pipelines requests without reading a byte of the answers, which must not grow the
+ * server's memory without bound nor stall other clients.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -107,6 +108,55 @@ describe('Streamable HTTP under faults (demo process)', () => {
       assert.deepEqual(result?.result, { content: [{ type: 'text', text: 'waited 800 ms' }] });
       const [code] = await once(demo.child, 'exit');
       assert.equal(code, 0);
+    } finally {
+      demo.child.kill('SIGKILL');
+    }
+  });
+
+  test('500 concurrent mixed calls, 10% cancelled: each POST gets at most one answer, none lost', async (t) => {
+    const demo = await startDemo();
+    try {
+      const session = await initialize(demo);
+      const CALLS = 500;
+      const cancelled = new Set<number>();
+      const posts: Array<Promise<Awaited<ReturnType<typeof post>>>> = [];
+      for (let i = 0; i < CALLS; i++) {
+        const id = 1_000 + i;
+        const kind = i % 4;
+        const body =
+          kind === 0
+            ? call(id, 'echo', { text: `http ${i}` })
+            : kind === 1
+              ? call(id, 'wait', { ms: 50 + (i % 7) * 40 })
+              : kind === 2
+                ? call(id, 'fib', { n: 15 + (i % 8) })
+                : call(id, 'wait', { ms: 400 });
+        if (i % 10 === 3) cancelled.add(id);
+        posts.push(post(demo, body, session));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await Promise.all(
+        [...cancelled].map((requestId) =>
+          post(demo, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId } }, session),
+        ),
+      );
+      const answers = await Promise.all(posts);
+      let results = 0;
+      let silent = 0;
+      answers.forEach((answer, index) => {
+        const id = 1_000 + index;
+        assert.equal(answer.status, 200, `POST ${id} got HTTP ${answer.status}`);
+        const responses = answer.messages.filter((message) => 'id' in message && !('method' in message));
+        assert.ok(responses.length <= 1, `id ${id} answered ${responses.length} times`);
+        for (const response of responses) assert.equal(response.id, id, 'an answer on the wrong stream');
+        if (responses.length === 0) {
+          assert.ok(cancelled.has(id), `id ${id} was lost`);
+          silent++;
+        } else results++;
+      });
+      t.diagnostic(`${results} answered, ${silent} cancelled without an answer`);
+      const ping = await post(demo, { jsonrpc: '2.0', id: 9, method: 'ping' }, session);
+      assert.deepEqual(ping.messages[0]?.result, {});
     } finally {
       demo.child.kill('SIGKILL');
     }
