@@ -53,7 +53,15 @@ const chosen = SCENARIOS.filter((scenario) =>
     ? positionals.includes(scenario.name)
     : !scenario.onDemand && (!quick || scenario.quick),
 );
-const runName = positionals.length > 0 || values.servers ? 'partial' : quick ? 'quick' : 'latest';
+const onDemandAlone = chosen.length === 1 && chosen[0]!.onDemand === true && !values.servers;
+/** Names the result files: latest (full), quick, an on-demand scenario's own name, or partial. */
+const runName = onDemandAlone
+  ? chosen[0]!.name
+  : positionals.length > 0 || values.servers
+    ? 'partial'
+    : quick
+      ? 'quick'
+      : 'latest';
 const budget: Budget = quick
   ? { quick: true, warmupMs: 250, windowMs: 400, repeats: 3 }
   : { quick: false, warmupMs: 400, windowMs: 700, repeats: 3 };
