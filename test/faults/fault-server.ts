@@ -75,6 +75,17 @@ server
     },
   })
   .tool({
+    name: 'inline_async_throw',
+    description: 'Throws from a timer on the event loop: an uncaught exception that ends the server.',
+    inputSchema: { type: 'object' },
+    handler: () => {
+      setTimeout(() => {
+        throw new Error('an uncaught exception from inline tool code');
+      }, 50);
+      return 'scheduled';
+    },
+  })
+  .tool({
     name: 'inspect_args',
     description: 'Reports what arrived and whether any prototype was polluted.',
     inputSchema: { type: 'object' },

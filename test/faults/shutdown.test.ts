@@ -161,6 +161,26 @@ describe('graceful shutdown over stdio', () => {
     }
   });
 
+  test('even a crash of the server (an uncaught exception) leaves no child process behind', async () => {
+    const client = new RawStdioClient(SERVER);
+    try {
+      await client.initialize();
+      client.send(callMessage(client.newId(), 'exec_sleep_cancellable', { seconds: '30' }));
+      client.send(callMessage(client.newId(), 'exec_sleep_thread', { seconds: '30' }));
+      assert.ok(await until(() => descendantsOf(client.pid).length >= 3, 5_000), 'the sleeps should start');
+      const spawned = descendantsOf(client.pid);
+      await client.call('inline_async_throw');
+      const exit = await client.exited;
+      assert.notEqual(exit.code, 0, 'the server crashed, as Node does on an uncaught exception');
+      assert.ok(
+        await until(() => spawned.every((pid) => !isAlive(pid)), 2_000),
+        `still alive after the crash: ${spawned.filter(isAlive).join(', ')}`,
+      );
+    } finally {
+      client.kill();
+    }
+  });
+
   test('end of stdin: calls in flight are answered, then the server exits 0', async () => {
     const client = new RawStdioClient(SERVER);
     await client.initialize();
