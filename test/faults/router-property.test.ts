@@ -95,7 +95,8 @@ type Plan =
   | { kind: 'notification'; method: string; params: Json }
   | { kind: 'mutated'; body: Record<string, unknown>; key: string; value: Json | undefined }
   | { kind: 'raw'; value: Json }
-  | { kind: 'hostile'; args: string };
+  | { kind: 'hostile'; args: string }
+  | { kind: 'batch'; members: Plan[] };
 
 const plan: fc.Arbitrary<Plan> = fc.oneof(
   {
@@ -126,6 +127,15 @@ const plan: fc.Arbitrary<Plan> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('raw' as const), value: json }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('hostile' as const), args: hostileArgs }) },
+);
+
+/** Plans with JSON-RPC batches mixed in: arrays of 0 to 5 messages, as 2025-03-26 allows. */
+const planWithBatches: fc.Arbitrary<Plan> = fc.oneof(
+  { weight: 3, arbitrary: plan },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('batch' as const), members: fc.array(plan, { maxLength: 5 }) }),
+  },
 );
 
 let nextId = 0;
@@ -162,6 +172,8 @@ function materialize(step: Plan, sentIds: Array<string | number>): unknown {
       return JSON.parse(
         `{"jsonrpc":"2.0","id":"hostile-${nextId++}","method":"tools/call","params":{"name":"echo","arguments":${step.args}}}`,
       );
+    case 'batch':
+      return step.members.map((member) => materialize(member, sentIds));
   }
 }
 
@@ -174,70 +186,102 @@ async function settle(check: () => boolean, timeoutMs: number): Promise<void> {
   while (!check() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
+/** Sends the plans on a fresh session and checks every answer against the JSON-RPC rules. */
+async function checkRun(plans: Plan[], protocolVersion?: string): Promise<void> {
+  const received: JsonRpcMessage[] = [];
+  const connection = server.connect({
+    send: (message) => {
+      received.push(...(Array.isArray(message) ? message : [message]));
+    },
+  });
+  const sentIds: Array<string | number> = [];
+  const expectations = new Map<string | number, Expected>();
+  const cancelled = new Set<string | number>();
+  let nullErrors = 0;
+  if (protocolVersion !== undefined) {
+    const id = `init-${nextId++}`;
+    expectations.set(id, 'one');
+    connection.receive({
+      jsonrpc: '2.0',
+      id,
+      method: 'initialize',
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: 'property', version: '0' } },
+    });
+  }
+  const expect = (value: unknown) => {
+    const expected = expectedAnswer(value);
+    const id = isPlainObject(value) ? value.id : undefined;
+    if (expected === 'null-error') nullErrors++;
+    else if (expected === 'one' || expected === 'id-error') {
+      expectations.set(id as string | number, expected);
+      sentIds.push(id as string | number);
+    }
+  };
+  for (const step of plans) {
+    const value = materialize(step, sentIds);
+    sentTotal += step.kind === 'batch' ? Math.max(1, step.members.length) : 1;
+    // A batch is answered member by member (an empty one is itself invalid), where batches exist.
+    if (Array.isArray(value) && protocolVersion === '2025-03-26' && value.length > 0) value.forEach(expect);
+    else expect(value);
+    if (step.kind === 'cancel') {
+      const target = (value as { params: { requestId: string | number } }).params.requestId;
+      if (expectations.has(target)) cancelled.add(target);
+    }
+    assert.doesNotThrow(() => connection.receive(value));
+  }
+
+  const answersFor = (id: unknown) =>
+    received.filter((message) => 'id' in message && (message as { id: unknown }).id === id);
+  const outstanding = () =>
+    [...expectations.keys()].some((id) => !cancelled.has(id) && answersFor(id).length === 0);
+  await settle(() => !outstanding(), 5_000);
+  await new Promise((resolve) => setTimeout(resolve, 20)); // room for a wrongful second answer
+
+  for (const [id, expected] of expectations) {
+    const count = answersFor(id).length;
+    if (cancelled.has(id)) assert.ok(count <= 1, `cancelled id ${id} answered ${count} times`);
+    else assert.equal(count, 1, `id ${JSON.stringify(id)} (${expected}) answered ${count} times`);
+  }
+  const answers = received.filter((message) => !('method' in message));
+  const nullAnswers = answers.filter((message) => (message as { id: unknown }).id === null);
+  assert.equal(nullAnswers.length, nullErrors, 'one id-null error per message without a usable id');
+  for (const answer of answers) {
+    const id = (answer as { id: string | number | null }).id;
+    if (id !== null) assert.ok(expectations.has(id), `answer to an id never requested: ${id}`);
+    const code = (answer as { error?: { code: number } }).error?.code;
+    assert.notEqual(code, -32603, `internal error: ${JSON.stringify(answer)}`);
+  }
+  connection.close();
+  assert.deepEqual(logged, [], 'the server logged an unexpected failure');
+  assert.equal(({} as Record<string, unknown>).polluted, undefined, 'Object.prototype was polluted');
+}
+
+/** fast-check's own message names the counterexample; the cause says which assertion broke. */
+function withCause(error: Error): never {
+  throw new Error(`${error.message}\n\nCause: ${String((error as { cause?: unknown }).cause)}`);
+}
+
 test(`the router answers every request exactly once across ${RUNS * MESSAGES_PER_RUN} generated messages`, async () => {
+  sentTotal = 0;
   await fc
     .assert(
       fc.asyncProperty(
         fc.array(plan, { minLength: MESSAGES_PER_RUN, maxLength: MESSAGES_PER_RUN }),
-        async (plans) => {
-          const received: JsonRpcMessage[] = [];
-          const connection = server.connect({
-            send: (message) => {
-              received.push(...(Array.isArray(message) ? message : [message]));
-            },
-          });
-          const sentIds: Array<string | number> = [];
-          const expectations = new Map<string | number, Expected>();
-          const cancelled = new Set<string | number>();
-          let nullErrors = 0;
-          for (const step of plans) {
-            const value = materialize(step, sentIds);
-            sentTotal++;
-            const expected = expectedAnswer(value);
-            const id = isPlainObject(value) ? value.id : undefined;
-            if (expected === 'null-error') nullErrors++;
-            else if (expected === 'one' || expected === 'id-error') {
-              expectations.set(id as string | number, expected);
-              sentIds.push(id as string | number);
-            }
-            if (step.kind === 'cancel') {
-              const target = (value as { params: { requestId: string | number } }).params.requestId;
-              if (expectations.has(target)) cancelled.add(target);
-            }
-            assert.doesNotThrow(() => connection.receive(value));
-          }
-
-          const answersFor = (id: unknown) =>
-            received.filter((message) => 'id' in message && message.id === id);
-          const outstanding = () =>
-            [...expectations.keys()].some((id) => !cancelled.has(id) && answersFor(id).length === 0);
-          await settle(() => !outstanding(), 5_000);
-          await new Promise((resolve) => setTimeout(resolve, 20)); // room for a wrongful second answer
-
-          for (const [id, expected] of expectations) {
-            const count = answersFor(id).length;
-            if (cancelled.has(id)) assert.ok(count <= 1, `cancelled id ${id} answered ${count} times`);
-            else assert.equal(count, 1, `id ${JSON.stringify(id)} (${expected}) answered ${count} times`);
-          }
-          const answers = received.filter((message) => !('method' in message));
-          const nullAnswers = answers.filter((message) => (message as { id: unknown }).id === null);
-          assert.equal(nullAnswers.length, nullErrors, 'one id-null error per message without a usable id');
-          for (const answer of answers) {
-            const id = (answer as { id: string | number | null }).id;
-            if (id !== null) assert.ok(expectations.has(id), `answer to an id never requested: ${id}`);
-            const code = (answer as { error?: { code: number } }).error?.code;
-            assert.notEqual(code, -32603, `internal error: ${JSON.stringify(answer)}`);
-          }
-          connection.close();
-          assert.deepEqual(logged, [], 'the server logged an unexpected failure');
-          assert.equal(({} as Record<string, unknown>).polluted, undefined, 'Object.prototype was polluted');
-        },
+        (plans) => checkRun(plans),
       ),
       { numRuns: RUNS },
     )
-    .catch((error: Error) => {
-      // fast-check's own message names the counterexample; the cause says which assertion broke.
-      throw new Error(`${error.message}\n\nCause: ${String((error as { cause?: unknown }).cause)}`);
-    });
+    .catch(withCause);
   assert.ok(sentTotal >= RUNS * MESSAGES_PER_RUN, `only ${sentTotal} messages were generated`);
+});
+
+test('with JSON-RPC batches (protocol 2025-03-26), each member is answered by the same rules', async () => {
+  await fc
+    .assert(
+      fc.asyncProperty(fc.array(planWithBatches, { minLength: 10, maxLength: 30 }), (plans) =>
+        checkRun(plans, '2025-03-26'),
+      ),
+      { numRuns: 30 },
+    )
+    .catch(withCause);
 });
