@@ -8,7 +8,7 @@
  * its inner loop without flooding the main thread.
  */
 import { MessageChannel, parentPort } from 'node:worker_threads';
-import { AbandonCode, abandonReason } from '../lib/engine/abandon-reason.js';
+import { AbandonCode, abandonReason, FLAG_SLOTS } from '../lib/engine/abandon-reason.js';
 import type { ClientReply, PoolTask, WorkerEvent } from '../lib/engine/worker-protocol.js';
 import {
   CallAbandonedError,
@@ -33,9 +33,17 @@ export function createWorkerContext(task: PoolTask): WorkerToolContext {
   let lastProgress = Number.NEGATIVE_INFINITY;
   let lastSentAt = 0;
   let eventsSent = 0;
+  let watching = false;
+
+  /** Tells the main thread this handler looks at its flag, so it deserves the grace. */
+  const markWatching = () => {
+    if (watching) return;
+    watching = true;
+    Atomics.store(flag, FLAG_SLOTS.watching, 1);
+  };
 
   const abandonedError = (): CallAbandonedError | undefined => {
-    const reason = abandonReason(Atomics.load(flag, 0));
+    const reason = abandonReason(Atomics.load(flag, FLAG_SLOTS.reason));
     return reason === undefined ? undefined : new CallAbandonedError(reason);
   };
 
@@ -56,6 +64,7 @@ export function createWorkerContext(task: PoolTask): WorkerToolContext {
   // on a port made for this one request. The worker's handler simply awaits it.
   const askClient = (method: string, params: Record<string, unknown>) =>
     new Promise<unknown>((resolve, reject) => {
+      markWatching();
       const abandoned = abandonedError();
       if (abandoned) throw abandoned;
       const { port1, port2 } = new MessageChannel();
@@ -78,13 +87,14 @@ export function createWorkerContext(task: PoolTask): WorkerToolContext {
       return eventsSent;
     },
     get signal(): AbortSignal {
+      markWatching();
       if (!controller) {
         controller = new AbortController();
         const abort = controller;
         const already = abandonedError();
         if (already) abort.abort(already);
         else {
-          const waiting = Atomics.waitAsync(flag, 0, AbandonCode.Running);
+          const waiting = Atomics.waitAsync(flag, FLAG_SLOTS.reason, AbandonCode.Running);
           const wake = () => {
             const error = abandonedError();
             if (error) abort.abort(error);
@@ -96,6 +106,7 @@ export function createWorkerContext(task: PoolTask): WorkerToolContext {
       return controller.signal;
     },
     checkpoint() {
+      markWatching();
       const error = abandonedError();
       if (error) throw error;
     },
@@ -116,9 +127,9 @@ export function createWorkerContext(task: PoolTask): WorkerToolContext {
       post({ weft: 'log', callId, level, data });
     },
     finish() {
-      if (controller && Atomics.load(flag, 0) === AbandonCode.Running) {
-        Atomics.store(flag, 0, AbandonCode.Finished);
-        Atomics.notify(flag, 0);
+      if (controller && Atomics.load(flag, FLAG_SLOTS.reason) === AbandonCode.Running) {
+        Atomics.store(flag, FLAG_SLOTS.reason, AbandonCode.Finished);
+        Atomics.notify(flag, FLAG_SLOTS.reason);
       }
     },
   };

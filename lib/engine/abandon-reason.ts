@@ -3,7 +3,11 @@
  *
  * The flag is an Int32Array over a SharedArrayBuffer: the main thread stores a reason and a worker
  * reads it with `Atomics.load`, so `ctx.checkpoint()` costs a memory read, not a message round trip.
+ * A second slot says whether the handler ever looked: a handler that never called `checkpoint()`,
+ * read `signal` or asked the client cannot stop by itself, so its thread is terminated without
+ * waiting out the grace.
  */
+export const FLAG_SLOTS = { reason: 0, watching: 1 } as const;
 export const AbandonCode = {
   Running: 0,
   Timeout: 1,

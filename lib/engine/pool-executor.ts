@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
-import { type AbandonReason, abandonCode } from './abandon-reason.js';
+import { type AbandonReason, abandonCode, FLAG_SLOTS } from './abandon-reason.js';
 import { type Admission, OverloadedError, type Release } from './admission.js';
 import { type CallEvents, type CallPeer, cancelReasonOf, type EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
@@ -115,9 +115,11 @@ export class PoolExecutor {
           return;
         }
         const task = running;
-        Atomics.store(task.flag, 0, abandonCode(reason));
-        Atomics.notify(task.flag, 0);
-        task.graceTimer = setTimeout(() => this.#terminate(task), this.#options.graceMs);
+        Atomics.store(task.flag, FLAG_SLOTS.reason, abandonCode(reason));
+        Atomics.notify(task.flag, FLAG_SLOTS.reason);
+        // A handler that never looked at its flag will not stop by itself: no grace to wait out.
+        if (Atomics.load(task.flag, FLAG_SLOTS.watching) === 0) this.#terminate(task);
+        else task.graceTimer = setTimeout(() => this.#terminate(task), this.#options.graceMs);
       };
 
       const onCancel = () => abandon(cancelReasonOf(call.signal));
@@ -132,7 +134,7 @@ export class PoolExecutor {
         const pool = this.#poolFor(call.tool.resourceLimits, call.tool.env);
         const task: RunningTask = {
           pool,
-          flag: new Int32Array(new SharedArrayBuffer(4)),
+          flag: new Int32Array(new SharedArrayBuffer(4 * 2)),
           abort: new AbortController(),
           release,
           terminated: false,

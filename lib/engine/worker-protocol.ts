@@ -15,7 +15,7 @@ export interface PoolTask {
   moduleUrl: string;
   exportName: string;
   args: unknown;
-  /** Int32Array(1) over a SharedArrayBuffer; see abandon-reason.ts. */
+  /** Int32Array(2) over a SharedArrayBuffer (reason, watching); see abandon-reason.ts. */
   flag: Int32Array;
   deadline: number | undefined;
   wantsProgress: boolean;
