@@ -44,6 +44,15 @@ export class Admission {
   }
 
   /**
+   * The fast path: a release function when the call may start right now, else undefined (and the
+   * caller queues with `acquire`). Starting synchronously spares the common case a promise hop and
+   * the AbortController a queued wait needs.
+   */
+  tryAcquire(tool: RegisteredTool, needsThread: boolean): Release | undefined {
+    return this.#canStart(tool, needsThread) ? this.#take(tool, needsThread) : undefined;
+  }
+
+  /**
    * Resolves with a release function once the call may start; rejects with OverloadedError when the
    * queue is full, or with the signal's reason when it aborts while waiting.
    */

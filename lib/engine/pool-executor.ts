@@ -50,7 +50,8 @@ interface EventSink {
   readonly events: CallEvents;
   /** How ctx.elicit / ctx.sample reach the client, when the call came from one. */
   readonly peer: CallPeer | undefined;
-  readonly callOver: AbortSignal;
+  /** A signal that aborts when the call's outcome is decided (made on first use). */
+  readonly over: () => AbortSignal;
   received: number;
   /** Set while a result waits for events still in flight on the other channel. */
   expected?: number;
@@ -91,9 +92,10 @@ export class PoolExecutor {
     return new Promise<Outcome>((resolve) => {
       const callId = this.#nextCallId++;
       const budgetMs = call.budgetMs;
-      const stopWaiting = new AbortController();
+      /** Set only when the call has to queue for a slot. */
+      let stopWaiting: AbortController | undefined;
       /** Aborts once the outcome is decided: requests the handler made to the client are withdrawn. */
-      const callOver = new AbortController();
+      let callOver: AbortController | undefined;
       let running: RunningTask | undefined;
       let decided = false;
 
@@ -103,7 +105,7 @@ export class PoolExecutor {
         clearTimeout(deadlineTimer);
         call.signal.removeEventListener('abort', onCancel);
         this.#sinks.delete(callId);
-        callOver.abort(outcome.kind);
+        callOver?.abort(outcome.kind);
         resolve(outcome);
       };
 
@@ -111,7 +113,7 @@ export class PoolExecutor {
         if (decided) return;
         decide(reason === 'timeout' ? { kind: 'timeout', limitMs: budgetMs } : { kind: 'cancelled', reason });
         if (!running) {
-          stopWaiting.abort(reason);
+          stopWaiting?.abort(reason);
           return;
         }
         const task = running;
@@ -144,7 +146,10 @@ export class PoolExecutor {
           events: call.events,
           received: 0,
           peer: call.peer,
-          callOver: callOver.signal,
+          over: () => {
+            callOver ??= new AbortController();
+            return callOver.signal;
+          },
         };
         this.#sinks.set(callId, sink);
         const message: PoolTask = {
@@ -187,6 +192,12 @@ export class PoolExecutor {
         );
       };
 
+      const free = this.#admission.tryAcquire(call.tool, true);
+      if (free) {
+        start(free);
+        return;
+      }
+      stopWaiting = new AbortController();
       this.#admission.acquire(call.tool, true, stopWaiting.signal).then(
         (release) => {
           if (decided) release();
@@ -294,7 +305,7 @@ function relayClientRequest(
     answer({ ok: false, message: sink ? 'There is no client to ask for this call' : 'The call is over' });
     return;
   }
-  sink.peer.request(event.method, event.params, sink.callOver).then(
+  sink.peer.request(event.method, event.params, sink.over()).then(
     (result) => answer({ ok: true, result }),
     (error: unknown) => answer({ ok: false, message: (error as Error)?.message ?? String(error) }),
   );
