@@ -225,10 +225,14 @@ async function checkRun(plans: Plan[], protocolVersion?: string): Promise<void> 
     // A batch is answered member by member (an empty one is itself invalid), where batches exist.
     if (Array.isArray(value) && protocolVersion === '2025-03-26' && value.length > 0) value.forEach(expect);
     else expect(value);
-    if (step.kind === 'cancel') {
-      const target = (value as { params: { requestId: string | number } }).params.requestId;
+    // A cancel may stand alone or inside a batch; either way its target may go unanswered.
+    const members = step.kind === 'batch' ? step.members : [step];
+    const values = Array.isArray(value) && step.kind === 'batch' ? value : [value];
+    members.forEach((member, index) => {
+      if (member.kind !== 'cancel') return;
+      const target = (values[index] as { params: { requestId: string | number } }).params.requestId;
       if (expectations.has(target)) cancelled.add(target);
-    }
+    });
     assert.doesNotThrow(() => connection.receive(value));
   }
 
