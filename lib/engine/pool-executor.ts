@@ -15,10 +15,11 @@ import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
-import { type AbandonReason, abandonCode, FLAG_SLOTS } from './abandon-reason.js';
-import { type Admission, OverloadedError, type Release } from './admission.js';
-import { type CallEvents, type CallPeer, cancelReasonOf, type EngineCall } from './engine-call.js';
+import { abandonCode, FLAG_SLOTS } from './abandon-reason.js';
+import type { Admission, Release } from './admission.js';
+import type { CallEvents, CallPeer, EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
+import { runPooledCall } from './pooled-call.js';
 import { envKey, workerEnv } from './worker-env.js';
 import {
   type ClientReply,
@@ -89,50 +90,15 @@ export class PoolExecutor {
   }
 
   run(call: EngineCall & { tool: RegisteredBlockingTool }): Promise<Outcome> {
-    return new Promise<Outcome>((resolve) => {
-      const callId = this.#nextCallId++;
-      const budgetMs = call.budgetMs;
-      /** Set only when the call has to queue for a slot. */
-      let stopWaiting: AbortController | undefined;
-      /** Aborts once the outcome is decided: requests the handler made to the client are withdrawn. */
-      let callOver: AbortController | undefined;
-      let running: RunningTask | undefined;
-      let decided = false;
-
-      const decide = (outcome: Outcome) => {
-        if (decided) return;
-        decided = true;
-        clearTimeout(deadlineTimer);
-        call.signal.removeEventListener('abort', onCancel);
+    const callId = this.#nextCallId++;
+    /** Aborts once the outcome is decided: requests the handler made to the client are withdrawn. */
+    let callOver: AbortController | undefined;
+    return runPooledCall(this.#admission, call, {
+      onDecided: (outcome) => {
         this.#sinks.delete(callId);
         callOver?.abort(outcome.kind);
-        resolve(outcome);
-      };
-
-      const abandon = (reason: AbandonReason) => {
-        if (decided) return;
-        decide(reason === 'timeout' ? { kind: 'timeout', limitMs: budgetMs } : { kind: 'cancelled', reason });
-        if (!running) {
-          stopWaiting?.abort(reason);
-          return;
-        }
-        const task = running;
-        Atomics.store(task.flag, FLAG_SLOTS.reason, abandonCode(reason));
-        Atomics.notify(task.flag, FLAG_SLOTS.reason);
-        // A handler that never looked at its flag will not stop by itself: no grace to wait out.
-        if (Atomics.load(task.flag, FLAG_SLOTS.watching) === 0) this.#terminate(task);
-        else task.graceTimer = setTimeout(() => this.#terminate(task), this.#options.graceMs);
-      };
-
-      const onCancel = () => abandon(cancelReasonOf(call.signal));
-      const deadlineTimer = budgetMs > 0 ? setTimeout(() => abandon('timeout'), budgetMs) : undefined;
-      call.signal.addEventListener('abort', onCancel, { once: true });
-      if (call.signal.aborted) {
-        onCancel();
-        return;
-      }
-
-      const start = (release: Release) => {
+      },
+      start: (release, decision) => {
         const pool = this.#poolFor(call.tool.resourceLimits, call.tool.env);
         const task: RunningTask = {
           pool,
@@ -141,7 +107,6 @@ export class PoolExecutor {
           release,
           terminated: false,
         };
-        running = task;
         const sink: EventSink = {
           events: call.events,
           received: 0,
@@ -159,7 +124,7 @@ export class PoolExecutor {
           exportName: call.tool.exportName,
           args: call.args,
           flag: task.flag,
-          deadline: budgetMs > 0 ? Date.now() + budgetMs : undefined,
+          deadline: call.budgetMs > 0 ? Date.now() + call.budgetMs : undefined,
           wantsProgress: call.events.progress !== undefined,
           minLogLevel: call.events.minLogLevel,
           ...(call.peer ? { clientCapabilities: call.peer.clientCapabilities } : {}),
@@ -170,12 +135,12 @@ export class PoolExecutor {
             release();
             // A result that arrives after a deadline or cancel finds the outcome decided: dropped.
             const finish = () =>
-              decide(
+              decision.decide(
                 result.ok
                   ? { kind: 'ok', value: result.value }
                   : { kind: 'tool-error', message: result.message },
               );
-            if (decided || sink.received >= result.events) finish();
+            if (decision.decided || sink.received >= result.events) finish();
             else this.#awaitEvents(sink, result.events, finish);
           },
           (error: unknown) => {
@@ -183,31 +148,23 @@ export class PoolExecutor {
             if (task.terminated) return; // the slot comes back when the thread has exited
             release();
             // A thread torn down after the outcome was decided, or by close(), is no news.
-            if (decided || this.#closed) return;
+            if (decision.decided || this.#closed) return;
             this.#options.logError(
               `weft: the worker running tool "${call.tool.name}" died: ${(error as Error)?.stack ?? String(error)}`,
             );
-            decide({ kind: 'panicked', detail: (error as Error)?.message ?? String(error) });
+            decision.decide({ kind: 'panicked', detail: (error as Error)?.message ?? String(error) });
           },
         );
-      };
-
-      const free = this.#admission.tryAcquire(call.tool, true);
-      if (free) {
-        start(free);
-        return;
-      }
-      stopWaiting = new AbortController();
-      this.#admission.acquire(call.tool, true, stopWaiting.signal).then(
-        (release) => {
-          if (decided) release();
-          else start(release);
-        },
-        (error: unknown) => {
-          if (error instanceof OverloadedError) decide({ kind: 'overloaded', reason: error.message });
-          // Otherwise the call was abandoned while it waited; its outcome is already decided.
-        },
-      );
+        return {
+          abandon: (reason) => {
+            Atomics.store(task.flag, FLAG_SLOTS.reason, abandonCode(reason));
+            Atomics.notify(task.flag, FLAG_SLOTS.reason);
+            // A handler that never looked at its flag will not stop by itself: no grace to wait out.
+            if (Atomics.load(task.flag, FLAG_SLOTS.watching) === 0) this.#terminate(task);
+            else task.graceTimer = setTimeout(() => this.#terminate(task), this.#options.graceMs);
+          },
+        };
+      },
     });
   }
 

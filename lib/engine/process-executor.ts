@@ -15,10 +15,10 @@ import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Tinypool } from 'tinypool';
 import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
-import type { AbandonReason } from './abandon-reason.js';
-import { type Admission, OverloadedError, type Release } from './admission.js';
-import { type CallEvents, cancelReasonOf, type EngineCall } from './engine-call.js';
+import type { Admission, Release } from './admission.js';
+import type { CallEvents, EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
+import { runPooledCall } from './pooled-call.js';
 import { isProcessEvent, type ProcessEvent, type ProcessTask } from './process-protocol.js';
 import { killProcessTree } from './process-tree.js';
 import { envKey, workerEnv } from './worker-env.js';
@@ -68,38 +68,10 @@ export class ProcessExecutor {
   }
 
   run(call: EngineCall & { tool: RegisteredBlockingTool }): Promise<Outcome> {
-    return new Promise<Outcome>((resolve) => {
-      const callId = this.#nextCallId++;
-      const budgetMs = call.budgetMs;
-      const stopWaiting = new AbortController();
-      let running: RunningCall | undefined;
-      let decided = false;
-
-      const decide = (outcome: Outcome) => {
-        if (decided) return;
-        decided = true;
-        clearTimeout(deadlineTimer);
-        call.signal.removeEventListener('abort', onCancel);
-        resolve(outcome);
-      };
-
-      const abandon = (reason: AbandonReason) => {
-        if (decided) return;
-        decide(reason === 'timeout' ? { kind: 'timeout', limitMs: budgetMs } : { kind: 'cancelled', reason });
-        if (!running) stopWaiting.abort(reason);
-        else if (running.pid === undefined) running.killOnStart = true;
-        else this.#kill(callId, running);
-      };
-
-      const onCancel = () => abandon(cancelReasonOf(call.signal));
-      const deadlineTimer = budgetMs > 0 ? setTimeout(() => abandon('timeout'), budgetMs) : undefined;
-      call.signal.addEventListener('abort', onCancel, { once: true });
-      if (call.signal.aborted) {
-        onCancel();
-        return;
-      }
-
-      const start = (release: Release) => {
+    const callId = this.#nextCallId++;
+    return runPooledCall(this.#admission, call, {
+      isClosed: () => this.#closed,
+      start: (release, decision) => {
         const pool = this.#poolFor(call.tool);
         const entry: RunningCall = {
           pool,
@@ -109,7 +81,6 @@ export class ProcessExecutor {
           killed: false,
           finished: false,
         };
-        running = entry;
         this.#calls.set(callId, entry);
         const task: ProcessTask = {
           callId,
@@ -117,7 +88,7 @@ export class ProcessExecutor {
           moduleUrl: call.tool.moduleUrl,
           exportName: call.tool.exportName,
           args: call.args,
-          deadline: budgetMs > 0 ? Date.now() + budgetMs : undefined,
+          deadline: call.budgetMs > 0 ? Date.now() + call.budgetMs : undefined,
           wantsProgress: call.events.progress !== undefined,
           minLogLevel: call.events.minLogLevel,
         };
@@ -127,7 +98,7 @@ export class ProcessExecutor {
             this.#calls.delete(callId);
             if (entry.killed) return; // the slot comes back when the process has exited
             release();
-            decide(
+            decision.decide(
               result.ok
                 ? { kind: 'ok', value: result.value }
                 : { kind: 'tool-error', message: result.message },
@@ -138,26 +109,21 @@ export class ProcessExecutor {
             this.#calls.delete(callId);
             if (entry.killed) return;
             release();
-            if (decided || this.#closed) return;
+            if (decision.decided || this.#closed) return;
             this.#options.logError(
               `weft: the process running tool "${call.tool.name}" died: ${(error as Error)?.stack ?? String(error)}`,
             );
-            decide({ kind: 'panicked', detail: (error as Error)?.message ?? String(error) });
+            decision.decide({ kind: 'panicked', detail: (error as Error)?.message ?? String(error) });
           },
         );
-      };
-
-      this.#admission.acquire(call.tool, true, stopWaiting.signal).then(
-        (release) => {
-          if (decided || this.#closed) {
-            release();
-            if (!decided) decide({ kind: 'cancelled', reason: 'shutdown' });
-          } else start(release);
-        },
-        (error: unknown) => {
-          if (error instanceof OverloadedError) decide({ kind: 'overloaded', reason: error.message });
-        },
-      );
+        return {
+          abandon: () => {
+            // No grace: there is no shared flag a handler could be watching.
+            if (entry.pid === undefined) entry.killOnStart = true;
+            else this.#kill(callId, entry);
+          },
+        };
+      },
     });
   }
 
