@@ -335,6 +335,8 @@ export class McpServer {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     for (const session of this.#sessions) session.cancelAll('shutdown');
+    // Let the calls just cut off reach their transports (their answers say the server shut down).
+    await new Promise((resolve) => setImmediate(resolve));
     await this.#stdio?.flush();
     // A thread stuck in native code (execSync, a sync addon) cannot be terminated until that call
     // returns; shutdown does not wait for it: such threads end with the process.

@@ -112,7 +112,13 @@ function toWire(tool: RegisteredTool, outcome: Outcome): unknown {
     case 'timeout':
       return timeoutResult(tool, outcome.limitMs);
     case 'cancelled':
-      return NO_RESPONSE;
+      // The client that cancelled expects nothing; a client whose call the server gave up on at
+      // shutdown is still waiting, and is told why.
+      if (outcome.reason === 'cancelled') return NO_RESPONSE;
+      throw new ProtocolError(
+        ErrorCode.ShuttingDown,
+        `The server shut down before tool "${tool.name}" finished; retry once it is back`,
+      );
     case 'panicked':
       throw new ProtocolError(
         ErrorCode.InternalError,

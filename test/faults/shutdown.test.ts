@@ -74,10 +74,12 @@ describe('graceful shutdown over stdio', () => {
         assert.deepEqual(exit, { code: 0, signal: null });
         assert.ok(took >= 1_400, `exited after ${took} ms, before the grace was over`);
         assert.ok(took < 6_000, `exited after ${took} ms`);
+        const cut = client.answers.get(slowId) ?? [];
+        assert.equal(cut.length, 1, 'a call cut by shutdown is answered once');
         assert.equal(
-          client.answers.get(slowId),
-          undefined,
-          'a call cut by shutdown is cancelled, not answered',
+          (cut[0]?.error as { code?: number } | undefined)?.code,
+          -32011,
+          'a call cut by shutdown is told the server shut down',
         );
         assert.ok(
           await until(() => spawned.every((pid) => !isAlive(pid)), 2_000),
