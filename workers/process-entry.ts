@@ -11,15 +11,9 @@
  */
 import type { ProcessEvent, ProcessTask } from '../lib/engine/process-protocol.js';
 import type { PoolTaskResult } from '../lib/engine/worker-protocol.js';
-import {
-  CallAbandonedError,
-  LOG_LEVELS,
-  type LogLevel,
-  type ToolContext,
-} from '../lib/tools/tool-context.js';
+import { CallAbandonedError, type ToolContext } from '../lib/tools/tool-context.js';
+import { createEventReporter } from './event-reporter.js';
 import { assertTransferable, handlerFor } from './pool-entry.js';
-
-const PROGRESS_INTERVAL_MS = 20;
 
 // stdout of this process is piped into the server's stdout, which may be the stdio transport: a
 // stray console.log from tool code must not corrupt the protocol stream, so it goes to stderr.
@@ -63,11 +57,9 @@ export default async function runProcessTask(task: ProcessTask): Promise<PoolTas
 }
 
 function createProcessContext(task: ProcessTask): { ctx: ToolContext; finish: () => void } {
-  const { callId, deadline } = task;
+  const { deadline } = task;
   let controller: AbortController | undefined;
   let timer: NodeJS.Timeout | undefined;
-  let lastProgress = Number.NEGATIVE_INFINITY;
-  let lastSentAt = 0;
   const overdue = () => deadline !== undefined && Date.now() >= deadline;
 
   const ctx: ToolContext = {
@@ -86,22 +78,7 @@ function createProcessContext(task: ProcessTask): { ctx: ToolContext; finish: ()
     checkpoint() {
       if (overdue()) throw new CallAbandonedError('timeout');
     },
-    progress(progress: number, total?: number, message?: string) {
-      if (!task.wantsProgress || !(progress > lastProgress)) return;
-      const now = Date.now();
-      const final = total !== undefined && progress >= total;
-      if (!final && now - lastSentAt < PROGRESS_INTERVAL_MS) return;
-      lastProgress = progress;
-      lastSentAt = now;
-      const event: ProcessEvent = { weft: 'progress', callId, progress };
-      if (total !== undefined) event.total = total;
-      if (message !== undefined) event.message = message;
-      post(event);
-    },
-    log(level: LogLevel, data: unknown) {
-      if (LOG_LEVELS.indexOf(level) < task.minLogLevel) return;
-      post({ weft: 'log', callId, level, data });
-    },
+    ...createEventReporter(task, post),
   };
   return { ctx, finish: () => clearTimeout(timer) };
 }

@@ -10,15 +10,8 @@
 import { MessageChannel, parentPort } from 'node:worker_threads';
 import { AbandonCode, abandonReason, FLAG_SLOTS } from '../lib/engine/abandon-reason.js';
 import type { ClientReply, PoolTask, WorkerEvent } from '../lib/engine/worker-protocol.js';
-import {
-  CallAbandonedError,
-  clientRequestMethods,
-  LOG_LEVELS,
-  type LogLevel,
-  type ToolContext,
-} from '../lib/tools/tool-context.js';
-
-const PROGRESS_INTERVAL_MS = 20;
+import { CallAbandonedError, clientRequestMethods, type ToolContext } from '../lib/tools/tool-context.js';
+import { createEventReporter } from './event-reporter.js';
 
 export interface WorkerToolContext extends ToolContext {
   /** Releases the signal's waiter; called by the pool entry when the handler is done. */
@@ -30,8 +23,6 @@ export interface WorkerToolContext extends ToolContext {
 export function createWorkerContext(task: PoolTask): WorkerToolContext {
   const { flag, callId } = task;
   let controller: AbortController | undefined;
-  let lastProgress = Number.NEGATIVE_INFINITY;
-  let lastSentAt = 0;
   let eventsSent = 0;
   let watching = false;
 
@@ -59,6 +50,7 @@ export function createWorkerContext(task: PoolTask): WorkerToolContext {
       }
     }
   };
+  const reporter = createEventReporter(task, post);
 
   // ctx.elicit / ctx.sample: the request goes to the main thread, which asks the client and answers
   // on a port made for this one request. The worker's handler simply awaits it.
@@ -110,22 +102,7 @@ export function createWorkerContext(task: PoolTask): WorkerToolContext {
       const error = abandonedError();
       if (error) throw error;
     },
-    progress(progress: number, total?: number, message?: string) {
-      if (!task.wantsProgress || !(progress > lastProgress)) return;
-      const now = Date.now();
-      const final = total !== undefined && progress >= total;
-      if (!final && now - lastSentAt < PROGRESS_INTERVAL_MS) return;
-      lastProgress = progress;
-      lastSentAt = now;
-      const event: WorkerEvent = { weft: 'progress', callId, progress };
-      if (total !== undefined) event.total = total;
-      if (message !== undefined) event.message = message;
-      post(event);
-    },
-    log(level: LogLevel, data: unknown) {
-      if (LOG_LEVELS.indexOf(level) < task.minLogLevel) return;
-      post({ weft: 'log', callId, level, data });
-    },
+    ...reporter,
     finish() {
       if (controller && Atomics.load(flag, FLAG_SLOTS.reason) === AbandonCode.Running) {
         Atomics.store(flag, FLAG_SLOTS.reason, AbandonCode.Finished);
