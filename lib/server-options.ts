@@ -1,0 +1,125 @@
+/**
+ * What `new McpServer(options)` and `server.listen(options)` accept, and the check that refuses a
+ * mistyped or out-of-range option when the server is built, with a message that says what to fix.
+ */
+import type { HttpListenOptions } from './transports/streamable-http.js';
+import type { WebSocketListenOptions } from './transports/websocket.js';
+
+export interface McpServerOptions {
+  name: string;
+  version: string;
+  title?: string;
+  /** Sent at initialize: how a model should use this server. */
+  instructions?: string;
+  /** The server-wide deadline of every call in ms; tools may tighten it. 0 or absent = none. */
+  timeoutMs?: number;
+  /** Tools per `tools/list` page (default 100). */
+  pageSize?: number;
+  pool?: {
+    /** Worker threads for blocking tools (default: available parallelism). */
+    maxThreads?: number;
+    /** Calls that may wait for a slot before new ones are refused as overloaded (default 256). */
+    maxQueue?: number;
+    /** Time a cooperative blocking handler gets to stop before its thread is terminated (default 200). */
+    graceMs?: number;
+    /**
+     * Lowers the CPU priority of pool threads by this nice increment (default 10; 0 to disable) so
+     * the main thread keeps answering while every worker is busy. Linux and macOS.
+     */
+    niceIncrement?: number;
+  };
+  /** On shutdown, how long in-flight calls get to finish before they are cancelled (default 5000). */
+  shutdownGraceMs?: number;
+  /** Largest accepted message in bytes (default 16 MiB). */
+  maxMessageBytes?: number;
+  /**
+   * Largest result one tool call may return, measured as JSON text (default 16 MiB; 0 = no cap).
+   * A larger result becomes a tool error that says how large it was.
+   */
+  maxResultBytes?: number;
+  /**
+   * Tool calls running or waiting at once across all clients, inline ones included (default
+   * 10,000); past it new calls are refused at once as overloaded (-32010). Bounds the memory a
+   * flood of slow calls can hold.
+   */
+  maxCallsInFlight?: number;
+  /** Where server-side diagnostics go (default: stderr; never stdout, which may carry protocol). */
+  logError?: (message: string) => void;
+}
+
+export interface ListenOptions {
+  /** Serve on this process's stdin/stdout. */
+  stdio?: boolean;
+  /** Serve Streamable HTTP on this port (127.0.0.1 and `/mcp` unless told otherwise). */
+  http?: HttpListenOptions;
+  /**
+   * Serve WebSocket (subprotocol `mcp`) on this port (127.0.0.1 unless told otherwise); the same
+   * port as `http` shares it (upgrade requests go to WebSocket, the rest to Streamable HTTP).
+   */
+  ws?: WebSocketListenOptions;
+  /**
+   * Act as the owner of this process (default true): SIGINT/SIGTERM shut down gracefully, then
+   * exit; a promise rejection nobody handles (a tool's stray promise) is logged instead of killing
+   * the server; and no child process outlives the process, however it ends.
+   */
+  handleSignals?: boolean;
+}
+
+const SERVER_OPTION_KEYS = new Set([
+  'name',
+  'version',
+  'title',
+  'instructions',
+  'timeoutMs',
+  'pageSize',
+  'pool',
+  'shutdownGraceMs',
+  'maxMessageBytes',
+  'maxResultBytes',
+  'maxCallsInFlight',
+  'logError',
+]);
+const POOL_OPTION_KEYS = new Set(['maxThreads', 'maxQueue', 'graceMs', 'niceIncrement']);
+
+export function checkServerOptions(options: McpServerOptions): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError('new McpServer(options): options must be an object with at least name and version');
+  }
+  for (const key of Object.keys(options)) {
+    if (!SERVER_OPTION_KEYS.has(key)) {
+      throw new TypeError(
+        `McpServer: unknown option "${key}". Known options: ${[...SERVER_OPTION_KEYS].join(', ')}`,
+      );
+    }
+  }
+  for (const key of Object.keys(options.pool ?? {})) {
+    if (!POOL_OPTION_KEYS.has(key)) {
+      throw new TypeError(
+        `McpServer: unknown pool option "${key}". Known: ${[...POOL_OPTION_KEYS].join(', ')}`,
+      );
+    }
+  }
+  if (typeof options.name !== 'string' || options.name === '' || typeof options.version !== 'string') {
+    throw new TypeError(
+      'McpServer: name and version must be non-empty strings (they are sent as serverInfo)',
+    );
+  }
+  const positive = (value: number | undefined, what: string, allowZero: boolean) => {
+    if (value === undefined) return;
+    if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+      throw new TypeError(
+        `McpServer: ${what} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${value}`,
+      );
+    }
+  };
+  positive(options.timeoutMs, 'timeoutMs', true);
+  positive(options.pageSize, 'pageSize', false);
+  positive(options.pool?.maxThreads, 'pool.maxThreads', false);
+  positive(options.pool?.maxQueue, 'pool.maxQueue', true);
+  positive(options.pool?.graceMs, 'pool.graceMs', true);
+  positive(options.pool?.niceIncrement, 'pool.niceIncrement', true);
+  positive(options.shutdownGraceMs, 'shutdownGraceMs', true);
+  positive(options.maxMessageBytes, 'maxMessageBytes', false);
+  positive(options.maxResultBytes, 'maxResultBytes', true);
+  positive(options.maxCallsInFlight, 'maxCallsInFlight', true);
+}
