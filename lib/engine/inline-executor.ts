@@ -8,15 +8,9 @@
  */
 import pTimeout, { TimeoutError } from 'p-timeout';
 import type { RegisteredInlineTool } from '../tools/registered-tool.js';
-import {
-  CallAbandonedError,
-  clientRequestMethods,
-  LOG_LEVELS,
-  type LogLevel,
-  type ToolContext,
-} from '../tools/tool-context.js';
-import { type Admission, OverloadedError, type Release } from './admission.js';
+import { type Admission, OverloadedError } from './admission.js';
 import { cancelReasonOf, type EngineCall } from './engine-call.js';
+import { InlineToolContext } from './inline-tool-context.js';
 import type { Outcome } from './outcome.js';
 
 export class InlineExecutor {
@@ -28,35 +22,42 @@ export class InlineExecutor {
 
   async run(call: EngineCall & { tool: RegisteredInlineTool }): Promise<Outcome> {
     const { tool, budgetMs } = call;
-    const abandon = new AbortController();
-    const ctx = inlineContext(call, abandon.signal);
-    let release: Release | undefined;
-
-    const work = (async () => {
-      if (tool.concurrency !== Number.POSITIVE_INFINITY) {
-        release = await this.#admission.acquire(tool, false, abandon.signal);
-      }
-      return tool.handler(call.args as never, ctx);
-    })();
+    const ctx = new InlineToolContext(call);
+    const work =
+      tool.concurrency === Number.POSITIVE_INFINITY
+        ? (async () => tool.handler(call.args as never, ctx))()
+        : this.#runAdmitted(call, ctx);
     // A handler that rejects after the outcome was decided must not surface as an unhandled rejection.
     work.catch(() => {});
-    work.finally(() => release?.()).catch(() => {});
 
     try {
       const value = await withDeadline(work, budgetMs, call.signal);
       return { kind: 'ok', value };
     } catch (error) {
       if (error instanceof TimeoutError) {
-        abandon.abort(new CallAbandonedError('timeout'));
+        ctx.abandon('timeout');
         return { kind: 'timeout', limitMs: budgetMs };
       }
       if (call.signal.aborted) {
         const reason = cancelReasonOf(call.signal);
-        abandon.abort(new CallAbandonedError(reason));
+        ctx.abandon(reason);
         return { kind: 'cancelled', reason };
       }
       if (error instanceof OverloadedError) return { kind: 'overloaded', reason: error.message };
       return { kind: 'tool-error', message: messageOf(error) };
+    }
+  }
+
+  /** A tool with its own `concurrency` waits for a turn; the turn is held until the handler settles. */
+  async #runAdmitted(
+    call: EngineCall & { tool: RegisteredInlineTool },
+    ctx: InlineToolContext,
+  ): Promise<unknown> {
+    const release = await this.#admission.acquire(call.tool, false, ctx.signal);
+    try {
+      return await call.tool.handler(call.args as never, ctx);
+    } finally {
+      release();
     }
   }
 }
@@ -75,40 +76,6 @@ function withDeadline<T>(work: Promise<T>, budgetMs: number, signal: AbortSignal
   } finally {
     Error.stackTraceLimit = stackTraceLimit;
   }
-}
-
-function inlineContext(call: EngineCall, signal: AbortSignal): ToolContext {
-  const deadline = call.budgetMs > 0 ? Date.now() + call.budgetMs : undefined;
-  let lastProgress = Number.NEGATIVE_INFINITY;
-  const { peer } = call;
-  // Requests to the client are abandoned with the call: the client hears notifications/cancelled.
-  const reach: Partial<ToolContext> = peer
-    ? {
-        ...clientRequestMethods(peer.clientCapabilities, (method, params) =>
-          peer.request(method, params, signal),
-        ),
-        tools: () => peer.tools(signal),
-        resources: () => peer.resources(),
-        prompts: () => peer.prompts(),
-      }
-    : {};
-  return {
-    ...reach,
-    signal,
-    deadline,
-    checkpoint() {
-      if (signal.aborted) throw signal.reason;
-    },
-    progress(progress, total, message) {
-      if (signal.aborted || !call.events.progress || !(progress > lastProgress)) return;
-      lastProgress = progress;
-      call.events.progress(progress, total, message);
-    },
-    log(level: LogLevel, data: unknown) {
-      if (signal.aborted || LOG_LEVELS.indexOf(level) < call.events.minLogLevel) return;
-      call.events.log(level, data);
-    },
-  };
 }
 
 export function messageOf(error: unknown): string {

@@ -41,7 +41,7 @@ export interface ToolContext {
    * Rejects with a message that says so when the client did not declare the `elicitation`
    * capability; a cancel or the deadline still ends the call while it waits.
    * Present for inline tools and for blocking tools in the thread pool (the worker waits while the
-   * main thread asks); absent under `isolation: 'process'`, and for calls made without a client.
+   * main thread asks); absent under `isolation: 'process'`. A call made without a client rejects.
    */
   elicit?(params: ElicitParams): Promise<ElicitResult>;
   /** Asks the client's model for a completion (`sampling/createMessage`); same rules as `elicit`. */

@@ -1,0 +1,104 @@
+/**
+ * The `ctx` an inline handler receives, built for the hot path: one object per call, its methods
+ * on the prototype, and the costly parts made only when a handler asks for them. An AbortSignal is
+ * created the first time `ctx.signal` is read (most handlers never read it), and the way to reach
+ * the client the first time `ctx.elicit` or `ctx.sample` is called.
+ */
+import type { PromptsView } from '../prompts/prompts-view.js';
+import type { ResourcesView } from '../resources/resources-view.js';
+import {
+  CallAbandonedError,
+  clientRequestMethods,
+  type ElicitParams,
+  type ElicitResult,
+  LOG_LEVELS,
+  type LogLevel,
+  type SampleParams,
+  type SampleResult,
+  type ToolContext,
+  type ToolsView,
+} from '../tools/tool-context.js';
+import type { CallPeer, EngineCall } from './engine-call.js';
+
+export class InlineToolContext implements ToolContext {
+  readonly deadline: number | undefined;
+  readonly #call: EngineCall;
+  #controller: AbortController | undefined;
+  #abandoned: CallAbandonedError | undefined;
+  #lastProgress = Number.NEGATIVE_INFINITY;
+  #clientRequests: ReturnType<typeof clientRequestMethods> | undefined;
+
+  constructor(call: EngineCall) {
+    this.#call = call;
+    this.deadline = call.budgetMs > 0 ? Date.now() + call.budgetMs : undefined;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#abandoned) this.#controller.abort(this.#abandoned);
+    }
+    return this.#controller.signal;
+  }
+
+  /** The outcome was decided as a timeout or a cancel: the handler's signal aborts, checkpoints throw. */
+  abandon(reason: CallAbandonedError['reason']): void {
+    if (this.#abandoned) return;
+    this.#abandoned = new CallAbandonedError(reason);
+    this.#controller?.abort(this.#abandoned);
+  }
+
+  checkpoint(): void {
+    if (this.#abandoned) throw this.#abandoned;
+  }
+
+  progress(progress: number, total?: number, message?: string): void {
+    const report = this.#call.events.progress;
+    if (this.#abandoned || !report || !(progress > this.#lastProgress)) return;
+    this.#lastProgress = progress;
+    report(progress, total, message);
+  }
+
+  log(level: LogLevel, data: unknown): void {
+    if (this.#abandoned || LOG_LEVELS.indexOf(level) < this.#call.events.minLogLevel) return;
+    this.#call.events.log(level, data);
+  }
+
+  elicit(params: ElicitParams): Promise<ElicitResult> {
+    return this.#requests().elicit(params);
+  }
+
+  sample(params: SampleParams): Promise<SampleResult> {
+    return this.#requests().sample(params);
+  }
+
+  tools(): ToolsView {
+    return this.#peer().tools(this.signal);
+  }
+
+  resources(): ResourcesView {
+    return this.#peer().resources();
+  }
+
+  prompts(): PromptsView {
+    return this.#peer().prompts();
+  }
+
+  #requests(): ReturnType<typeof clientRequestMethods> {
+    if (!this.#clientRequests) {
+      const peer = this.#peer();
+      // Requests to the client are withdrawn with the call: the client hears notifications/cancelled.
+      this.#clientRequests = clientRequestMethods(peer.clientCapabilities, (method, params) =>
+        peer.request(method, params, this.signal),
+      );
+    }
+    return this.#clientRequests;
+  }
+
+  #peer(): CallPeer {
+    const { peer } = this.#call;
+    if (!peer)
+      throw new Error('This call was not made by a client, so there is no client or server to reach');
+    return peer;
+  }
+}
