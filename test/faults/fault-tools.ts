@@ -142,6 +142,12 @@ export const sleepArgs = {
   additionalProperties: false,
 } as const;
 
+/** The handler every native-block fixture shares: a real program that ignores every flag. */
+export const sleepInNativeCode = ({ seconds }: { seconds: string }): string => {
+  execSync(`sleep ${seconds}`);
+  return 'slept';
+};
+
 export const execSleepThread = defineTool({
   name: 'exec_sleep_thread',
   description: 'execSync(sleep) in a pool thread: the thread cannot be torn out of native code.',
@@ -150,10 +156,7 @@ export const execSleepThread = defineTool({
   module: import.meta.url,
   export: 'execSleepThread',
   timeoutMs: 500,
-  handler: ({ seconds }) => {
-    execSync(`sleep ${seconds}`);
-    return 'slept';
-  },
+  handler: sleepInNativeCode,
 });
 
 export const atomicsWait = defineTool({

@@ -3,9 +3,8 @@
  * ones only a process can survive (native blocks), run in pool child processes that are killed
  * outright when their call is abandoned.
  */
-import { execSync } from 'node:child_process';
 import { type DefinedTool, defineTool } from '../../lib/tool.js';
-import { envArgs, noArgs, readEnv, sleepArgs } from './fault-tools.js';
+import { envArgs, noArgs, readEnv, sleepArgs, sleepInNativeCode } from './fault-tools.js';
 
 export const execSleepProcess = defineTool({
   name: 'exec_sleep_process',
@@ -16,10 +15,7 @@ export const execSleepProcess = defineTool({
   export: 'execSleepProcess',
   isolation: 'process',
   timeoutMs: 500,
-  handler: ({ seconds }) => {
-    execSync(`sleep ${seconds}`);
-    return 'slept';
-  },
+  handler: sleepInNativeCode,
 });
 
 export const execSleepCancellable = defineTool({
@@ -31,10 +27,7 @@ export const execSleepCancellable = defineTool({
   export: 'execSleepCancellable',
   isolation: 'process',
   timeoutMs: 20_000,
-  handler: ({ seconds }) => {
-    execSync(`sleep ${seconds}`);
-    return 'slept';
-  },
+  handler: sleepInNativeCode,
 });
 
 export const execSleepColdStart = defineTool({
@@ -49,10 +42,7 @@ export const execSleepColdStart = defineTool({
   // listen() has warmed the pools up, so its first call always starts cold.
   env: { WEFT_COLD_POOL: '1' },
   timeoutMs: 50,
-  handler: ({ seconds }) => {
-    execSync(`sleep ${seconds}`);
-    return 'slept';
-  },
+  handler: sleepInNativeCode,
 });
 
 export const atomicsWaitProcess = defineTool({
