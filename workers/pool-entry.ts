@@ -10,7 +10,7 @@
 import type { PoolTask, PoolTaskResult } from '../lib/engine/worker-protocol.js';
 import { findHandler, type Handler, type HandlerAddress } from '../lib/tools/handler-export.js';
 import { CallAbandonedError } from '../lib/tools/tool-context.js';
-import { createWorkerContext } from './worker-context.js';
+import { WorkerToolContext } from './worker-context.js';
 
 // A worker's stdout is piped into the server's stdout, which may be the stdio transport: a stray
 // console.log in tool code must not corrupt the protocol stream, so it goes to stderr instead.
@@ -25,12 +25,15 @@ process.on('unhandledRejection', (reason) => {
   );
 });
 
-const handlers = new Map<string, Promise<Handler>>();
+/** Handlers already loaded, for the common case: no promise to wait on. */
+const loaded = new Map<string, Handler>();
+/** Handlers whose module is still loading, so concurrent first calls import it once. */
+const loading = new Map<string, Promise<Handler>>();
 
 export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
-  const ctx = createWorkerContext(task);
+  const ctx = new WorkerToolContext(task);
   try {
-    const handler = await handlerFor(task);
+    const handler = loaded.get(handlerKey(task)) ?? (await handlerFor(task));
     const value = await handler(task.args, ctx);
     assertTransferable(value, task.toolName);
     return { ok: true, value, events: ctx.eventsSent };
@@ -46,14 +49,23 @@ export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
   }
 }
 
+const handlerKey = (task: HandlerAddress) => `${task.moduleUrl}#${task.exportName}#${task.toolName}`;
+
 export function handlerFor(task: HandlerAddress): Promise<Handler> {
-  const key = `${task.moduleUrl}#${task.exportName}#${task.toolName}`;
-  let found = handlers.get(key);
+  const key = handlerKey(task);
+  const ready = loaded.get(key);
+  if (ready) return Promise.resolve(ready);
+  let found = loading.get(key);
   if (!found) {
-    found = import(task.moduleUrl).then((module: Record<string, unknown>) => findHandler(module, task));
-    // A module that failed to load may be fixed on disk; do not cache the failure.
-    found.catch(() => handlers.delete(key));
-    handlers.set(key, found);
+    found = import(task.moduleUrl).then((module: Record<string, unknown>) => {
+      const handler = findHandler(module, task);
+      loaded.set(key, handler);
+      return handler;
+    });
+    // Loaded or failed, it no longer waits; a module that failed to load may be fixed on disk.
+    const settled = () => loading.delete(key);
+    found.then(settled, settled);
+    loading.set(key, found);
   }
   return found;
 }

@@ -1,113 +1,163 @@
 /**
  * The `ctx` a blocking handler receives inside a pool worker.
  *
+ * It is built for the hot path, like the inline context: one object per call, its methods on the
+ * prototype, and the costly parts (the AbortSignal, the event reporter, the way to the client) made
+ * only when a handler first asks for them. A trivial blocking call pays for none of them.
+ *
  * `checkpoint()` reads the call's shared flag with one atomic load, so it is cheap enough for a hot
- * loop. `signal` is created only when a handler asks for it: it waits on the same flag with
- * `Atomics.waitAsync`, which the main thread wakes with `Atomics.notify`. Progress is coalesced
- * (at most one message per PROGRESS_INTERVAL_MS, always increasing) so a handler may report from
- * its inner loop without flooding the main thread.
+ * loop. `signal` waits on the same flag with `Atomics.waitAsync`, which the main thread wakes with
+ * `Atomics.notify`. Progress is coalesced by the event reporter, so a handler may report from its
+ * inner loop without flooding the main thread.
  */
 import { MessageChannel, parentPort } from 'node:worker_threads';
 import { AbandonCode, abandonReason, FLAG_SLOTS } from '../lib/engine/abandon-reason.js';
 import type { ClientReply, PoolTask, WorkerEvent } from '../lib/engine/worker-protocol.js';
-import { CallAbandonedError, clientRequestMethods, type ToolContext } from '../lib/tools/tool-context.js';
+import {
+  CallAbandonedError,
+  clientRequestMethods,
+  type ElicitParams,
+  type ElicitResult,
+  type LogLevel,
+  type SampleParams,
+  type SampleResult,
+  type ToolContext,
+} from '../lib/tools/tool-context.js';
 import { createEventReporter } from './event-reporter.js';
 
-export interface WorkerToolContext extends ToolContext {
-  /** Releases the signal's waiter; called by the pool entry when the handler is done. */
-  finish(): void;
-  /** How many progress/log events this call has posted so far. */
-  readonly eventsSent: number;
-}
+type EventReporter = ReturnType<typeof createEventReporter>;
+type ClientRequests = ReturnType<typeof clientRequestMethods>;
 
-export function createWorkerContext(task: PoolTask): WorkerToolContext {
-  const { flag, callId } = task;
-  let controller: AbortController | undefined;
-  let eventsSent = 0;
-  let watching = false;
+export class WorkerToolContext implements ToolContext {
+  readonly deadline: number | undefined;
+  readonly #task: PoolTask;
+  #controller: AbortController | undefined;
+  #reporter: EventReporter | undefined;
+  #clientRequests: ClientRequests | undefined;
+  #eventsSent = 0;
+  #watching = false;
+
+  constructor(task: PoolTask) {
+    this.#task = task;
+    this.deadline = task.deadline;
+  }
+
+  /** How many progress/log events this call has posted so far (see PoolTaskResult). */
+  get eventsSent(): number {
+    return this.#eventsSent;
+  }
+
+  get signal(): AbortSignal {
+    this.#markWatching();
+    if (!this.#controller) {
+      const controller = new AbortController();
+      this.#controller = controller;
+      const already = this.#abandonedError();
+      if (already) controller.abort(already);
+      else {
+        const { flag } = this.#task;
+        const waiting = Atomics.waitAsync(flag, FLAG_SLOTS.reason, AbandonCode.Running);
+        const wake = () => {
+          const error = this.#abandonedError();
+          if (error) controller.abort(error);
+        };
+        if (waiting.async) waiting.value.then(wake);
+        else wake();
+      }
+    }
+    return this.#controller.signal;
+  }
+
+  checkpoint(): void {
+    this.#markWatching();
+    const error = this.#abandonedError();
+    if (error) throw error;
+  }
+
+  progress(progress: number, total?: number, message?: string): void {
+    if (this.#task.wantsProgress) this.#events().progress(progress, total, message);
+  }
+
+  log(level: LogLevel, data: unknown): void {
+    this.#events().log(level, data);
+  }
+
+  // async, so that a call with no client to ask rejects rather than throws.
+  async elicit(params: ElicitParams): Promise<ElicitResult> {
+    return this.#requests().elicit(params);
+  }
+
+  async sample(params: SampleParams): Promise<SampleResult> {
+    return this.#requests().sample(params);
+  }
+
+  /** Releases the signal's waiter; called by the pool entry when the handler is done. */
+  finish(): void {
+    const { flag } = this.#task;
+    if (this.#controller && Atomics.load(flag, FLAG_SLOTS.reason) === AbandonCode.Running) {
+      Atomics.store(flag, FLAG_SLOTS.reason, AbandonCode.Finished);
+      Atomics.notify(flag, FLAG_SLOTS.reason);
+    }
+  }
 
   /** Tells the main thread this handler looks at its flag, so it deserves the grace. */
-  const markWatching = () => {
-    if (watching) return;
-    watching = true;
-    Atomics.store(flag, FLAG_SLOTS.watching, 1);
-  };
+  #markWatching(): void {
+    if (this.#watching) return;
+    this.#watching = true;
+    Atomics.store(this.#task.flag, FLAG_SLOTS.watching, 1);
+  }
 
-  const abandonedError = (): CallAbandonedError | undefined => {
-    const reason = abandonReason(Atomics.load(flag, FLAG_SLOTS.reason));
+  #abandonedError(): CallAbandonedError | undefined {
+    const reason = abandonReason(Atomics.load(this.#task.flag, FLAG_SLOTS.reason));
     return reason === undefined ? undefined : new CallAbandonedError(reason);
-  };
+  }
 
-  const post = (event: WorkerEvent) => {
+  #events(): EventReporter {
+    this.#reporter ??= createEventReporter(this.#task, (event) => this.#post(event));
+    return this.#reporter;
+  }
+
+  #post(event: WorkerEvent): void {
     try {
       parentPort?.postMessage(event);
-      eventsSent++;
+      this.#eventsSent++;
     } catch {
       // Uncloneable log data: the call must not die for a log line.
       if (event.weft === 'log') {
         parentPort?.postMessage({ ...event, data: String(event.data) });
-        eventsSent++;
+        this.#eventsSent++;
       }
     }
-  };
-  const reporter = createEventReporter(task, post);
+  }
 
-  // ctx.elicit / ctx.sample: the request goes to the main thread, which asks the client and answers
-  // on a port made for this one request. The worker's handler simply awaits it.
-  const askClient = (method: string, params: Record<string, unknown>) =>
-    new Promise<unknown>((resolve, reject) => {
-      markWatching();
-      const abandoned = abandonedError();
+  #requests(): ClientRequests {
+    if (!this.#clientRequests) {
+      const capabilities = this.#task.clientCapabilities;
+      if (!capabilities) throw new Error('This call was not made by a client, so there is no client to ask');
+      this.#clientRequests = clientRequestMethods(capabilities, (method, params) =>
+        this.#askClient(method, params),
+      );
+    }
+    return this.#clientRequests;
+  }
+
+  /**
+   * ctx.elicit / ctx.sample: the request goes to the main thread, which asks the client and answers
+   * on a port made for this one request. The handler simply awaits it.
+   */
+  #askClient(method: string, params: Record<string, unknown>): Promise<unknown> {
+    return new Promise<unknown>((resolve, reject) => {
+      this.#markWatching();
+      const abandoned = this.#abandonedError();
       if (abandoned) throw abandoned;
       const { port1, port2 } = new MessageChannel();
       port1.once('message', (reply: ClientReply) => {
         port1.close();
         if (reply.ok) resolve(reply.result);
-        else reject(abandonedError() ?? new Error(reply.message));
+        else reject(this.#abandonedError() ?? new Error(reply.message));
       });
-      const event: WorkerEvent = { weft: 'request', callId, method, params, reply: port2 };
+      const event: WorkerEvent = { weft: 'request', callId: this.#task.callId, method, params, reply: port2 };
       parentPort?.postMessage(event, [port2]);
     });
-  const clientRequests = task.clientCapabilities
-    ? clientRequestMethods(task.clientCapabilities, askClient)
-    : {};
-
-  return {
-    ...clientRequests,
-    deadline: task.deadline,
-    get eventsSent() {
-      return eventsSent;
-    },
-    get signal(): AbortSignal {
-      markWatching();
-      if (!controller) {
-        controller = new AbortController();
-        const abort = controller;
-        const already = abandonedError();
-        if (already) abort.abort(already);
-        else {
-          const waiting = Atomics.waitAsync(flag, FLAG_SLOTS.reason, AbandonCode.Running);
-          const wake = () => {
-            const error = abandonedError();
-            if (error) abort.abort(error);
-          };
-          if (waiting.async) waiting.value.then(wake);
-          else wake();
-        }
-      }
-      return controller.signal;
-    },
-    checkpoint() {
-      markWatching();
-      const error = abandonedError();
-      if (error) throw error;
-    },
-    ...reporter,
-    finish() {
-      if (controller && Atomics.load(flag, FLAG_SLOTS.reason) === AbandonCode.Running) {
-        Atomics.store(flag, FLAG_SLOTS.reason, AbandonCode.Finished);
-        Atomics.notify(flag, FLAG_SLOTS.reason);
-      }
-    },
-  };
+  }
 }

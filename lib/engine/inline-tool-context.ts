@@ -64,11 +64,12 @@ export class InlineToolContext implements ToolContext {
     this.#call.events.log(level, data);
   }
 
-  elicit(params: ElicitParams): Promise<ElicitResult> {
+  // async, so that a call with no client to ask rejects rather than throws.
+  async elicit(params: ElicitParams): Promise<ElicitResult> {
     return this.#requests().elicit(params);
   }
 
-  sample(params: SampleParams): Promise<SampleResult> {
+  async sample(params: SampleParams): Promise<SampleResult> {
     return this.#requests().sample(params);
   }
 
