@@ -20,6 +20,7 @@ import type { Admission, Release } from './admission.js';
 import type { CallEvents, CallPeer, EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
 import { runPooledCall } from './pooled-call.js';
+import { TaskAbortHandle } from './task-abort-handle.js';
 import { envKey, workerEnv } from './worker-env.js';
 import {
   type ClientReply,
@@ -65,7 +66,7 @@ const EVENT_CATCH_UP_MS = 200;
 interface RunningTask {
   readonly pool: Piscina;
   readonly flag: Int32Array;
-  readonly abort: AbortController;
+  readonly abort: TaskAbortHandle;
   readonly release: Release;
   graceTimer?: NodeJS.Timeout;
   terminated: boolean;
@@ -103,7 +104,7 @@ export class PoolExecutor {
         const task: RunningTask = {
           pool,
           flag: new Int32Array(new SharedArrayBuffer(4 * 2)),
-          abort: new AbortController(),
+          abort: new TaskAbortHandle(),
           release,
           terminated: false,
         };
@@ -129,7 +130,7 @@ export class PoolExecutor {
           minLogLevel: call.events.minLogLevel,
           ...(call.peer ? { clientCapabilities: call.peer.clientCapabilities } : {}),
         };
-        pool.run(message, { signal: task.abort.signal }).then(
+        pool.run(message, { signal: task.abort }).then(
           (result: PoolTaskResult) => {
             clearTimeout(task.graceTimer);
             release();
