@@ -13,6 +13,13 @@ const modesOf = (spec: ServerSpec): { mode: string; call: CallSpec }[] => [
   ...(spec.blockingNoop ? [{ mode: 'blocking', call: { tool: spec.blockingNoop, args: {} } }] : []),
 ];
 
+/**
+ * Long enough for V8 to optimise the whole path on both sides of the thread hop (a few thousand
+ * calls of each kind); with the shared, shorter warm-up the pool side of the path was still running
+ * unoptimised code, and the difference measured the JIT, not the hop.
+ */
+const WARMUP_MS = 2_000;
+
 export const dispatchOverhead: Scenario = {
   name: 'dispatch-overhead',
   quick: true,
@@ -24,7 +31,7 @@ export const dispatchOverhead: Scenario = {
         await alternatingLoop(
           client,
           modesOf(spec).map((m) => m.call),
-          budget.warmupMs,
+          WARMUP_MS,
         );
       }
       const samples = await interleaved(servers, budget.repeats, async ({ client, spec }) => {
