@@ -7,11 +7,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parse, View } from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
-import { SERVERS } from '../servers/server-catalog.js';
+import { REPORTED_SERVERS } from '../servers/server-catalog.js';
 import type { Measurement } from './measurement.js';
 
-const labelOf = (id: string) => SERVERS.find((spec) => spec.id === id)?.label ?? id;
-const SERVER_ORDER = SERVERS.map((spec) => spec.label);
+const labelOf = (id: string) => REPORTED_SERVERS.find((spec) => spec.id === id)?.label ?? id;
+const SERVER_ORDER = REPORTED_SERVERS.map((spec) => spec.label);
 
 interface Chart {
   file: string;

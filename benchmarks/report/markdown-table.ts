@@ -3,7 +3,7 @@
  * a column per server, so the numbers to compare sit side by side.
  */
 
-import { SERVERS } from '../servers/server-catalog.js';
+import { REPORTED_SERVERS } from '../servers/server-catalog.js';
 import type { Measurement, Note } from './measurement.js';
 
 /** Parameters that tell points apart; the rest (workload details) are the same on every row. */
@@ -26,7 +26,7 @@ function pointOf(measurement: Measurement): string {
 export function scenarioTable(scenario: string, measurements: readonly Measurement[]): string {
   const rows = measurements.filter((m) => m.scenario === scenario);
   if (rows.length === 0) return '';
-  const servers = SERVERS.filter((spec) => rows.some((m) => m.server === spec.id));
+  const servers = REPORTED_SERVERS.filter((spec) => rows.some((m) => m.server === spec.id));
   const keys: string[] = [];
   const cells = new Map<string, Map<string, string>>();
   for (const m of rows) {
@@ -51,7 +51,7 @@ export function scenarioTable(scenario: string, measurements: readonly Measureme
 
 export function notesList(notes: readonly Note[]): string {
   if (notes.length === 0) return '';
-  const label = (id: string) => SERVERS.find((spec) => spec.id === id)?.label ?? id;
+  const label = (id: string) => REPORTED_SERVERS.find((spec) => spec.id === id)?.label ?? id;
   const unique = [...new Set(notes.map((n) => `- ${label(n.server)} (${n.transport}): ${n.text}`))];
   return unique.join('\n');
 }

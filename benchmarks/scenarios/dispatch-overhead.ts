@@ -3,9 +3,12 @@
  * inline. One call at a time, in 50 ms blocks of inline then blocking calls alternating within the
  * same window, so both see the same machine noise; the difference of their medians is the price of
  * the thread hop. Servers without a pool show the inline baseline alone.
+ *
+ * The bare thread hop (servers/thread-hop-floor.ts) runs beside the servers: what its blocking calls
+ * add is what two thread wake-ups cost on this machine right now, the floor under every pool.
  */
 import { alternatingLoop, type CallSpec } from '../load/closed-loop.js';
-import type { ServerSpec } from '../servers/server-catalog.js';
+import { FLOOR_SERVER, type ServerSpec } from '../servers/server-catalog.js';
 import { interleaved, medians, type Scenario, withServers } from './scenario.js';
 
 const modesOf = (spec: ServerSpec): { mode: string; call: CallSpec }[] => [
@@ -23,10 +26,11 @@ const WARMUP_MS = 2_000;
 export const dispatchOverhead: Scenario = {
   name: 'dispatch-overhead',
   quick: true,
-  steps: (budget, servers) => servers.length * budget.repeats,
+  steps: (budget, servers) => (servers.length + 1) * budget.repeats,
   async run(context) {
     const { budget } = context;
-    await withServers(context, context.servers, 'stdio', {}, budget.repeats, async (servers) => {
+    const measured = [...context.servers, FLOOR_SERVER];
+    await withServers(context, measured, 'stdio', {}, budget.repeats, async (servers) => {
       for (const { client, spec } of servers) {
         await alternatingLoop(
           client,

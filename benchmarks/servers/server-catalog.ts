@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import type { TransportName } from '../load/wire.js';
 
-export type ServerId = 'weft' | 'sdk' | 'sdk-piscina' | 'fastmcp';
+export type ServerId = 'weft' | 'sdk' | 'sdk-piscina' | 'fastmcp' | 'floor';
 
 export interface ServerSpec {
   id: ServerId;
@@ -51,3 +51,21 @@ export const SERVERS: readonly ServerSpec[] = [
     command: peer('sdk-piscina-server.js'),
   },
 ];
+
+/**
+ * Not a peer: the bare thread hop (servers/thread-hop-floor.ts), run by dispatch-overhead beside the
+ * others so that the report can say what a hop to another thread costs on this machine, in this run.
+ */
+export const FLOOR_SERVER: ServerSpec = {
+  id: 'floor',
+  label: 'bare thread hop',
+  blockingNoop: 'noop_blocking',
+  hasPool: true,
+  command: (transport, port) => ({
+    script: dist('./thread-hop-floor.js'),
+    args: transportFlags(transport, port),
+  }),
+};
+
+/** Every server a report may name, in the order of its columns. */
+export const REPORTED_SERVERS: readonly ServerSpec[] = [...SERVERS, FLOOR_SERVER];
