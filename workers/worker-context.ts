@@ -1,9 +1,9 @@
 /**
  * The `ctx` a blocking handler receives inside a pool worker.
  *
- * It is built for the hot path, like the inline context: one object per call, its methods on the
- * prototype, and the costly parts (the AbortSignal, the event reporter, the way to the client) made
- * only when a handler first asks for them. A trivial blocking call pays for none of them.
+ * It is built for the hot path, like the inline context: one object per call, and the costly parts
+ * (the AbortSignal, the event reporter, the way to the client) made only when a handler first asks
+ * for them. A trivial blocking call pays for none of them.
  *
  * `checkpoint()` reads the call's shared flag with one atomic load, so it is cheap enough for a hot
  * loop. `signal` waits on the same flag with `Atomics.waitAsync`, which the main thread wakes with
@@ -68,28 +68,27 @@ export class WorkerToolContext implements ToolContext {
     return this.#controller.signal;
   }
 
-  checkpoint(): void {
+  // The methods are arrow fields, not prototype methods, so that a handler may destructure them
+  // (`handler: (args, { checkpoint, progress }) => ...`) and call them unbound.
+
+  checkpoint = (): void => {
     this.#markWatching();
     const error = this.#abandonedError();
     if (error) throw error;
-  }
+  };
 
-  progress(progress: number, total?: number, message?: string): void {
+  progress = (progress: number, total?: number, message?: string): void => {
     if (this.#task.wantsProgress) this.#events().progress(progress, total, message);
-  }
+  };
 
-  log(level: LogLevel, data: unknown): void {
+  log = (level: LogLevel, data: unknown): void => {
     this.#events().log(level, data);
-  }
+  };
 
   // async, so that a call with no client to ask rejects rather than throws.
-  async elicit(params: ElicitParams): Promise<ElicitResult> {
-    return this.#requests().elicit(params);
-  }
+  elicit = async (params: ElicitParams): Promise<ElicitResult> => this.#requests().elicit(params);
 
-  async sample(params: SampleParams): Promise<SampleResult> {
-    return this.#requests().sample(params);
-  }
+  sample = async (params: SampleParams): Promise<SampleResult> => this.#requests().sample(params);
 
   /** Releases the signal's waiter; called by the pool entry when the handler is done. */
   finish(): void {

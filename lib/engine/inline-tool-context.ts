@@ -1,6 +1,6 @@
 /**
- * The `ctx` an inline handler receives, built for the hot path: one object per call, its methods
- * on the prototype, and the costly parts made only when a handler asks for them. An AbortSignal is
+ * The `ctx` an inline handler receives, built for the hot path: one object per call, and the
+ * costly parts made only when a handler asks for them. An AbortSignal is
  * created the first time `ctx.signal` is read (most handlers never read it), and the way to reach
  * the client the first time `ctx.elicit` or `ctx.sample` is called.
  */
@@ -48,42 +48,35 @@ export class InlineToolContext implements ToolContext {
     this.#controller?.abort(this.#abandoned);
   }
 
-  checkpoint(): void {
-    if (this.#abandoned) throw this.#abandoned;
-  }
+  // The methods are arrow fields, not prototype methods, so that a handler may destructure them
+  // (`handler: (args, { checkpoint, progress }) => ...`) and call them unbound.
 
-  progress(progress: number, total?: number, message?: string): void {
+  checkpoint = (): void => {
+    if (this.#abandoned) throw this.#abandoned;
+  };
+
+  progress = (progress: number, total?: number, message?: string): void => {
     const report = this.#call.events.progress;
     if (this.#abandoned || !report || !(progress > this.#lastProgress)) return;
     this.#lastProgress = progress;
     report(progress, total, message);
-  }
+  };
 
-  log(level: LogLevel, data: unknown): void {
+  log = (level: LogLevel, data: unknown): void => {
     if (this.#abandoned || LOG_LEVELS.indexOf(level) < this.#call.events.minLogLevel) return;
     this.#call.events.log(level, data);
-  }
+  };
 
   // async, so that a call with no client to ask rejects rather than throws.
-  async elicit(params: ElicitParams): Promise<ElicitResult> {
-    return this.#requests().elicit(params);
-  }
+  elicit = async (params: ElicitParams): Promise<ElicitResult> => this.#requests().elicit(params);
 
-  async sample(params: SampleParams): Promise<SampleResult> {
-    return this.#requests().sample(params);
-  }
+  sample = async (params: SampleParams): Promise<SampleResult> => this.#requests().sample(params);
 
-  tools(): ToolsView {
-    return this.#peer().tools(this.signal);
-  }
+  tools = (): ToolsView => this.#peer().tools(this.signal);
 
-  resources(): ResourcesView {
-    return this.#peer().resources();
-  }
+  resources = (): ResourcesView => this.#peer().resources();
 
-  prompts(): PromptsView {
-    return this.#peer().prompts();
-  }
+  prompts = (): PromptsView => this.#peer().prompts();
 
   #requests(): ReturnType<typeof clientRequestMethods> {
     if (!this.#clientRequests) {

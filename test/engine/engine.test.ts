@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { addDemoTools } from '../../examples/demo-tools.js';
 import { McpServer } from '../../lib/index.js';
-import { busy, cooperative, crash, fail, progress, runaway } from '../support/fixture-tools.js';
+import {
+  busy,
+  cooperative,
+  crash,
+  destructuring,
+  fail,
+  progress,
+  runaway,
+} from '../support/fixture-tools.js';
 import { InProcessClient } from '../support/in-process-client.js';
 
 const logged: string[] = [];
@@ -21,6 +29,17 @@ const server = addDemoTools(
   .tool(progress)
   .tool(runaway)
   .tool(busy)
+  .tool(destructuring)
+  .tool({
+    name: 'destructuring_inline',
+    inputSchema: { type: 'object' },
+    handler: (_args, { checkpoint, progress, log }) => {
+      checkpoint();
+      progress(1, 1);
+      log('info', 'destructured');
+      return 'unbound methods work';
+    },
+  })
   .tool({
     name: 'one_at_a_time',
     inputSchema: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] },
@@ -147,6 +166,22 @@ describe('blocking tools', () => {
     for (const id of ids) {
       const answer = await client.waitFor((message) => 'id' in message && message.id === id);
       assert.match(text(answer as never), /busy 300/);
+    }
+  });
+
+  it("lets a handler destructure ctx's methods, inline and on the pool", async () => {
+    for (const name of ['destructuring', 'destructuring_inline']) {
+      const token = `destructure-${name}`;
+      const reply = await client.callTool(name, {}, { _meta: { progressToken: token } });
+      assert.equal(reply.result?.isError, undefined, `${name}: ${text(reply)}`);
+      assert.equal(text(reply), 'unbound methods work');
+      const progressed = client.received.some(
+        (message) =>
+          'method' in message &&
+          message.method === 'notifications/progress' &&
+          (message.params as { progressToken?: unknown })?.progressToken === token,
+      );
+      assert.ok(progressed, `${name} sent no progress`);
     }
   });
 

@@ -99,3 +99,17 @@ export const askBlocking = defineTool({
     return `${answer.action}: ${JSON.stringify(answer.content ?? {})}`;
   },
 });
+
+export const destructuring = defineTool({
+  name: 'destructuring',
+  description: "Takes ctx's methods apart in its parameter list, as many handlers are written.",
+  inputSchema: noArgs,
+  blocking: true,
+  module: import.meta.url,
+  handler: (_args, { checkpoint, progress, log }) => {
+    checkpoint();
+    progress(1, 1);
+    log('info', 'destructured');
+    return 'unbound methods work';
+  },
+});
