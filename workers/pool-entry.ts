@@ -5,11 +5,12 @@
  * Handler failures are returned as values, never thrown, so that on the main thread a rejected task
  * means one thing only: the worker itself died (exit, out of memory, crash). A result that cannot
  * cross the thread boundary (a function, a symbol) becomes a tool error here instead of killing the
- * worker while it posts the answer.
+ * worker while it posts the answer. Pool processes (workers/process-entry) run their handlers
+ * through the same `runHandler`, with a context of their own.
  */
 import type { PoolTask, PoolTaskResult } from '../lib/engine/worker-protocol.js';
 import { findHandler, type Handler, type HandlerAddress } from '../lib/tools/handler-export.js';
-import { CallAbandonedError } from '../lib/tools/tool-context.js';
+import { CallAbandonedError, type ToolContext } from '../lib/tools/tool-context.js';
 import { WorkerToolContext } from './worker-context.js';
 
 // A worker's stdout is piped into the server's stdout, which may be the stdio transport: a stray
@@ -33,28 +34,40 @@ const loading = new Map<string, Promise<Handler>>();
 export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
   const ctx = new WorkerToolContext(task);
   try {
-    const handler = loaded.get(handlerKey(task)) ?? (await handlerFor(task));
-    const value = await handler(task.args, ctx);
-    assertTransferable(value, task.toolName);
-    return { ok: true, value, events: ctx.eventsSent };
-  } catch (error) {
-    return {
-      ok: false,
-      message: error instanceof Error ? error.message || error.name : String(error),
-      abandoned: error instanceof CallAbandonedError,
-      events: ctx.eventsSent,
-    };
+    return await runHandler(task, ctx);
   } finally {
     ctx.finish();
   }
 }
 
+/**
+ * Runs a call's handler with its ctx, in a pool thread or a pool process, and returns the outcome
+ * as a value. `events` is what the ctx says it posted, for contexts that count their events.
+ */
+export async function runHandler(
+  task: HandlerAddress & { args: unknown },
+  ctx: ToolContext & { readonly eventsSent?: number },
+): Promise<PoolTaskResult> {
+  try {
+    const key = handlerKey(task);
+    const handler = loaded.get(key) ?? (await loadHandler(task, key));
+    const value = await handler(task.args, ctx);
+    assertTransferable(value, task.toolName);
+    return { ok: true, value, events: ctx.eventsSent ?? 0 };
+  } catch (error) {
+    return {
+      ok: false,
+      message: error instanceof Error ? error.message || error.name : String(error),
+      abandoned: error instanceof CallAbandonedError,
+      events: ctx.eventsSent ?? 0,
+    };
+  }
+}
+
 const handlerKey = (task: HandlerAddress) => `${task.moduleUrl}#${task.exportName}#${task.toolName}`;
 
-export function handlerFor(task: HandlerAddress): Promise<Handler> {
-  const key = handlerKey(task);
-  const ready = loaded.get(key);
-  if (ready) return Promise.resolve(ready);
+/** Imports the handler's module once, however many first calls wait for it. */
+function loadHandler(task: HandlerAddress, key: string): Promise<Handler> {
   let found = loading.get(key);
   if (!found) {
     found = import(task.moduleUrl).then((module: Record<string, unknown>) => {
@@ -70,7 +83,7 @@ export function handlerFor(task: HandlerAddress): Promise<Handler> {
   return found;
 }
 
-export function assertTransferable(value: unknown, toolName: string): void {
+function assertTransferable(value: unknown, toolName: string): void {
   if (typeof value !== 'object' || value === null) {
     if (typeof value === 'function' || typeof value === 'symbol')
       throw notTransferable(toolName, typeof value);

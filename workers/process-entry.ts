@@ -13,7 +13,7 @@ import type { ProcessEvent, ProcessTask } from '../lib/engine/process-protocol.j
 import type { PoolTaskResult } from '../lib/engine/worker-protocol.js';
 import { CallAbandonedError, type ToolContext } from '../lib/tools/tool-context.js';
 import { createEventReporter } from './event-reporter.js';
-import { assertTransferable, handlerFor } from './pool-entry.js';
+import { runHandler } from './pool-entry.js';
 
 // stdout of this process is piped into the server's stdout, which may be the stdio transport: a
 // stray console.log from tool code must not corrupt the protocol stream, so it goes to stderr.
@@ -40,17 +40,7 @@ export default async function runProcessTask(task: ProcessTask): Promise<PoolTas
   post({ weft: 'started', callId: task.callId, pid: process.pid });
   const context = createProcessContext(task);
   try {
-    const handler = await handlerFor(task);
-    const value = await handler(task.args, context.ctx);
-    assertTransferable(value, task.toolName);
-    return { ok: true, value, events: 0 };
-  } catch (error) {
-    return {
-      ok: false,
-      message: error instanceof Error ? error.message || error.name : String(error),
-      abandoned: error instanceof CallAbandonedError,
-      events: 0,
-    };
+    return await runHandler(task, context.ctx);
   } finally {
     context.finish();
   }
