@@ -19,7 +19,7 @@ import { abandonCode, FLAG_SLOTS } from './abandon-reason.js';
 import type { Admission, Release } from './admission.js';
 import type { CallEvents, CallPeer, EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
-import { runPooledCall } from './pooled-call.js';
+import { decideWorkerDied, resultOutcome, runPooledCall } from './pooled-call.js';
 import { TaskAbortHandle } from './task-abort-handle.js';
 import { envKey, workerEnv } from './worker-env.js';
 import {
@@ -135,12 +135,7 @@ export class PoolExecutor {
             clearTimeout(task.graceTimer);
             release();
             // A result that arrives after a deadline or cancel finds the outcome decided: dropped.
-            const finish = () =>
-              decision.decide(
-                result.ok
-                  ? { kind: 'ok', value: result.value }
-                  : { kind: 'tool-error', message: result.message },
-              );
+            const finish = () => decision.decide(resultOutcome(result));
             if (decision.decided || sink.received >= result.events) finish();
             else this.#awaitEvents(sink, result.events, finish);
           },
@@ -150,10 +145,12 @@ export class PoolExecutor {
             release();
             // A thread torn down after the outcome was decided, or by close(), is no news.
             if (decision.decided || this.#closed) return;
-            this.#options.logError(
-              `weft: the worker running tool "${call.tool.name}" died: ${(error as Error)?.stack ?? String(error)}`,
+            decideWorkerDied(
+              decision,
+              this.#options.logError,
+              `the worker running tool "${call.tool.name}"`,
+              error,
             );
-            decision.decide({ kind: 'panicked', detail: (error as Error)?.message ?? String(error) });
           },
         );
         return {

@@ -11,6 +11,7 @@ import type { AbandonReason } from './abandon-reason.js';
 import { type Admission, OverloadedError, type Release } from './admission.js';
 import { cancelReasonOf, type EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
+import type { PoolTaskResult } from './worker-protocol.js';
 
 export interface CallDecision {
   /** True once the outcome is decided; whatever arrives later is dropped. */
@@ -103,4 +104,23 @@ export function runPooledCall(
       },
     );
   });
+}
+
+/** What a worker's answer means for its call: the handler's value, or the error it returned. */
+export function resultOutcome(result: PoolTaskResult): Outcome {
+  return result.ok ? { kind: 'ok', value: result.value } : { kind: 'tool-error', message: result.message };
+}
+
+/**
+ * The worker (thread or process) running a call died under it: the server log gets the whole error,
+ * the client a panic that says only that.
+ */
+export function decideWorkerDied(
+  decision: CallDecision,
+  logError: (message: string) => void,
+  what: string,
+  error: unknown,
+): void {
+  logError(`weft: ${what} died: ${(error as Error)?.stack ?? String(error)}`);
+  decision.decide({ kind: 'panicked', detail: (error as Error)?.message ?? String(error) });
 }

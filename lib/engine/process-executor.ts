@@ -18,7 +18,7 @@ import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
 import type { Admission, Release } from './admission.js';
 import type { CallEvents, EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
-import { runPooledCall } from './pooled-call.js';
+import { decideWorkerDied, resultOutcome, runPooledCall } from './pooled-call.js';
 import { isProcessEvent, type ProcessEvent, type ProcessTask } from './process-protocol.js';
 import { killProcessTree } from './process-tree.js';
 import { envKey, workerEnv } from './worker-env.js';
@@ -98,11 +98,7 @@ export class ProcessExecutor {
             this.#calls.delete(callId);
             if (entry.killed) return; // the slot comes back when the process has exited
             release();
-            decision.decide(
-              result.ok
-                ? { kind: 'ok', value: result.value }
-                : { kind: 'tool-error', message: result.message },
-            );
+            decision.decide(resultOutcome(result));
           },
           (error: unknown) => {
             entry.finished = true;
@@ -110,10 +106,12 @@ export class ProcessExecutor {
             if (entry.killed) return;
             release();
             if (decision.decided || this.#closed) return;
-            this.#options.logError(
-              `weft: the process running tool "${call.tool.name}" died: ${(error as Error)?.stack ?? String(error)}`,
+            decideWorkerDied(
+              decision,
+              this.#options.logError,
+              `the process running tool "${call.tool.name}"`,
+              error,
             );
-            decision.decide({ kind: 'panicked', detail: (error as Error)?.message ?? String(error) });
           },
         );
         return {
