@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { DEMO_TOOL_NAMES, listToolNames } from '../support/list-tools.js';
 import {
   connectOverStdio,
   cpuSeconds,
@@ -23,26 +24,9 @@ describe('the demo over stdio', () => {
   after(() => demo.close());
 
   it('lists every tool in name order across pages', async () => {
-    const names: string[] = [];
-    let cursor: string | undefined;
-    let pages = 0;
-    do {
-      const page = await demo.client.listTools(cursor ? { cursor } : {});
-      names.push(...page.tools.map((tool) => tool.name));
-      cursor = page.nextCursor;
-      pages++;
-    } while (cursor);
+    const { names, pages } = await listToolNames(demo.client);
     assert.deepEqual(names, [...names].sort());
-    assert.deepEqual(names, [
-      'compress',
-      'echo',
-      'fib',
-      'hash_chain',
-      'primes',
-      'regex_search',
-      'spin',
-      'wait',
-    ]);
+    assert.deepEqual(names, DEMO_TOOL_NAMES);
     assert.equal(pages, 3);
   });
 

@@ -23,12 +23,7 @@ const text = (reply: unknown) =>
 
 async function clientWith(capabilities: Record<string, unknown>): Promise<InProcessClient> {
   const client = new InProcessClient(server);
-  await client.request('initialize', {
-    protocolVersion: '2025-11-25',
-    capabilities,
-    clientInfo: { name: 't', version: '1' },
-  });
-  client.notify('notifications/initialized');
+  await client.initialize('2025-11-25', capabilities);
   return client;
 }
 

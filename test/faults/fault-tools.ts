@@ -48,6 +48,12 @@ export const rejects = defineTool({
   },
 });
 
+/** Allocates until the heap limit kills the worker, thread or process. */
+export function exhaustHeap(): never {
+  const hoard: string[][] = [];
+  for (;;) hoard.push(Array.from({ length: 10_000 }, (_, i) => `item ${i} of ${hoard.length}`));
+}
+
 export const exitsProcess = defineTool({
   name: 'exits_process',
   inputSchema: noArgs,
@@ -67,10 +73,7 @@ export const exhaustsHeap = defineTool({
   export: 'exhaustsHeap',
   resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 8 },
   timeoutMs: 20_000,
-  handler: () => {
-    const hoard: string[][] = [];
-    for (;;) hoard.push(Array.from({ length: 10_000 }, (_, i) => `item ${i} of ${hoard.length}`));
-  },
+  handler: exhaustHeap,
 });
 
 export const overflowsStack = defineTool({
@@ -159,6 +162,12 @@ export const execSleepThread = defineTool({
   handler: sleepInNativeCode,
 });
 
+/** Blocks in native code for 30 s: no flag is ever looked at. */
+export const waitOnAtomics = (): string => {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30_000);
+  return 'woke';
+};
+
 export const atomicsWait = defineTool({
   name: 'atomics_wait',
   description: 'Atomics.wait for 30 s in a pool thread.',
@@ -167,24 +176,27 @@ export const atomicsWait = defineTool({
   module: import.meta.url,
   export: 'atomicsWait',
   timeoutMs: 400,
-  handler: () => {
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30_000);
-    return 'woke';
-  },
+  handler: waitOnAtomics,
+});
+
+export const addArgs = {
+  type: 'object',
+  properties: { a: { type: 'number' }, b: { type: 'number' } },
+  required: ['a', 'b'],
+  additionalProperties: false,
+} as const;
+
+export const addNumbers = ({ a, b }: { a: number; b: number }) => ({
+  content: [{ type: 'text' as const, text: String(a + b) }],
 });
 
 export const addInThread = defineTool({
   name: 'add_in_thread',
-  inputSchema: {
-    type: 'object',
-    properties: { a: { type: 'number' }, b: { type: 'number' } },
-    required: ['a', 'b'],
-    additionalProperties: false,
-  },
+  inputSchema: addArgs,
   blocking: true,
   module: import.meta.url,
   export: 'addInThread',
-  handler: ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
+  handler: addNumbers,
 });
 
 export const printsToStdout = defineTool({

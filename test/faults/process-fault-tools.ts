@@ -4,7 +4,17 @@
  * outright when their call is abandoned.
  */
 import { type DefinedTool, defineTool } from '../../lib/tool.js';
-import { envArgs, noArgs, readEnv, sleepArgs, sleepInNativeCode } from './fault-tools.js';
+import {
+  addArgs,
+  addNumbers,
+  envArgs,
+  exhaustHeap,
+  noArgs,
+  readEnv,
+  sleepArgs,
+  sleepInNativeCode,
+  waitOnAtomics,
+} from './fault-tools.js';
 
 export const execSleepProcess = defineTool({
   name: 'exec_sleep_process',
@@ -53,10 +63,7 @@ export const atomicsWaitProcess = defineTool({
   export: 'atomicsWaitProcess',
   isolation: 'process',
   timeoutMs: 400,
-  handler: () => {
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30_000);
-    return 'woke';
-  },
+  handler: waitOnAtomics,
 });
 
 export const exitsInProcess = defineTool({
@@ -73,17 +80,12 @@ export const exitsInProcess = defineTool({
 
 export const addInProcess = defineTool({
   name: 'add_in_process',
-  inputSchema: {
-    type: 'object',
-    properties: { a: { type: 'number' }, b: { type: 'number' } },
-    required: ['a', 'b'],
-    additionalProperties: false,
-  },
+  inputSchema: addArgs,
   blocking: true,
   module: import.meta.url,
   export: 'addInProcess',
   isolation: 'process',
-  handler: ({ a, b }) => ({ content: [{ type: 'text', text: String(a + b) }] }),
+  handler: addNumbers,
 });
 
 export const progressInProcess = defineTool({
@@ -135,10 +137,7 @@ export const exhaustsHeapProcess = defineTool({
   isolation: 'process',
   resourceLimits: { maxOldGenerationSizeMb: 48 },
   timeoutMs: 20_000,
-  handler: () => {
-    const hoard: string[][] = [];
-    for (;;) hoard.push(Array.from({ length: 10_000 }, (_, i) => `item ${i} of ${hoard.length}`));
-  },
+  handler: exhaustHeap,
 });
 
 export const strayRejectionProcess = defineTool({

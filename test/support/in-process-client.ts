@@ -62,10 +62,13 @@ export class InProcessClient {
     this.#connection.receive({ jsonrpc: '2.0', method, ...(params ? { params } : {}) });
   }
 
-  async initialize(protocolVersion = '2025-11-25'): Promise<Reply> {
+  async initialize(
+    protocolVersion = '2025-11-25',
+    capabilities: Record<string, unknown> = {},
+  ): Promise<Reply> {
     const reply = await this.request('initialize', {
       protocolVersion,
-      capabilities: {},
+      capabilities,
       clientInfo: { name: 'test', version: '1' },
     });
     this.notify('notifications/initialized');

@@ -158,12 +158,7 @@ describe('a pending client request when the call ends', () => {
   it('is withdrawn with notifications/cancelled when the client cancels the call', async () => {
     const server = askingServer();
     const peer = new InProcessClient(server);
-    await peer.request('initialize', {
-      protocolVersion: '2025-11-25',
-      capabilities: { elicitation: {} },
-      clientInfo: { name: 't', version: '1' },
-    });
-    peer.notify('notifications/initialized');
+    await peer.initialize('2025-11-25', { elicitation: {} });
     void peer.callTool('ask', {}, {});
     const asked = (await peer.waitFor(elicitRequest)) as { id: string };
     const toolCallId = 2;
@@ -182,11 +177,7 @@ describe('a pending client request when the call ends', () => {
   it('does not outlive the call deadline: the call times out while the client stays silent', async () => {
     const server = askingServer();
     const peer = new InProcessClient(server);
-    await peer.request('initialize', {
-      protocolVersion: '2025-11-25',
-      capabilities: { elicitation: {} },
-      clientInfo: { name: 't', version: '1' },
-    });
+    await peer.initialize('2025-11-25', { elicitation: {} });
     const started = Date.now();
     const reply = await peer.callTool('ask', {});
     assert.equal(reply.result?.isError, true);

@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/websocket.js';
 import { WebSocket } from 'ws';
+import { DEMO_TOOL_NAMES, listToolNames } from '../support/list-tools.js';
 import { type DemoProcess, startDemo } from './demo-process.js';
 
 // Node 20 has no global WebSocket; the SDK's client transport expects one.
@@ -36,25 +37,8 @@ for (const [name, makeTransport] of Object.entries(transports)) {
     after(() => client.close());
 
     it('lists every tool in name order across pages', async () => {
-      const names: string[] = [];
-      let cursor: string | undefined;
-      let pages = 0;
-      do {
-        const page = await client.listTools(cursor ? { cursor } : {});
-        names.push(...page.tools.map((tool) => tool.name));
-        cursor = page.nextCursor;
-        pages++;
-      } while (cursor);
-      assert.deepEqual(names, [
-        'compress',
-        'echo',
-        'fib',
-        'hash_chain',
-        'primes',
-        'regex_search',
-        'spin',
-        'wait',
-      ]);
+      const { names, pages } = await listToolNames(client);
+      assert.deepEqual(names, DEMO_TOOL_NAMES);
       assert.equal(pages, 3);
     });
 
