@@ -10,9 +10,10 @@
  * `Atomics.notify`. Progress is coalesced by the event reporter, so a handler may report from its
  * inner loop without flooding the main thread.
  */
-import { MessageChannel, parentPort } from 'node:worker_threads';
+import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
 import { AbandonCode, abandonReason, FLAG_SLOTS } from '../lib/engine/abandon-reason.js';
-import type { ClientReply, PoolTask, WorkerEvent } from '../lib/engine/worker-protocol.js';
+import { FLAG_LENGTH, flagView } from '../lib/engine/cancel-flags.js';
+import type { ClientReply, PoolTask, PoolWorkerData, WorkerEvent } from '../lib/engine/worker-protocol.js';
 import {
   CallAbandonedError,
   clientRequestMethods,
@@ -28,9 +29,26 @@ import { createEventReporter } from './event-reporter.js';
 type EventReporter = ReturnType<typeof createEventReporter>;
 type ClientRequests = ReturnType<typeof clientRequestMethods>;
 
+/** Views into the pool's cancel-flag buffer, one per slot, made once per thread. */
+const poolFlags: Int32Array[] = [];
+
+function flagOf({ flagSlot }: PoolTask): Int32Array {
+  poolFlags[flagSlot] ??= flagView((workerData as PoolWorkerData).cancelFlags, flagSlot);
+  return poolFlags[flagSlot]!;
+}
+
+/**
+ * What a finished call's ctx reads from then on. The call's slot goes to another call once this one
+ * is over, so stray code the handler left running (a timer, an unawaited promise) must not read
+ * that call's flag, nor mark it as watched.
+ */
+const FINISHED_FLAG = new Int32Array(new SharedArrayBuffer(FLAG_LENGTH * Int32Array.BYTES_PER_ELEMENT));
+Atomics.store(FINISHED_FLAG, FLAG_SLOTS.reason, AbandonCode.Finished);
+
 export class WorkerToolContext implements ToolContext {
   readonly deadline: number | undefined;
   readonly #task: PoolTask;
+  #flag: Int32Array;
   #controller: AbortController | undefined;
   #reporter: EventReporter | undefined;
   #clientRequests: ClientRequests | undefined;
@@ -39,6 +57,7 @@ export class WorkerToolContext implements ToolContext {
 
   constructor(task: PoolTask) {
     this.#task = task;
+    this.#flag = flagOf(task);
     this.deadline = task.deadline;
   }
 
@@ -55,8 +74,7 @@ export class WorkerToolContext implements ToolContext {
       const already = this.#abandonedError();
       if (already) controller.abort(already);
       else {
-        const { flag } = this.#task;
-        const waiting = Atomics.waitAsync(flag, FLAG_SLOTS.reason, AbandonCode.Running);
+        const waiting = Atomics.waitAsync(this.#flag, FLAG_SLOTS.reason, AbandonCode.Running);
         const wake = () => {
           const error = this.#abandonedError();
           if (error) controller.abort(error);
@@ -90,24 +108,28 @@ export class WorkerToolContext implements ToolContext {
 
   sample = async (params: SampleParams): Promise<SampleResult> => this.#requests().sample(params);
 
-  /** Releases the signal's waiter; called by the pool entry when the handler is done. */
+  /**
+   * Called by the pool entry when the handler is done: releases the signal's waiter, and lets go of
+   * the call's flag before its slot can be given to another call.
+   */
   finish(): void {
-    const { flag } = this.#task;
+    const flag = this.#flag;
     if (this.#controller && Atomics.load(flag, FLAG_SLOTS.reason) === AbandonCode.Running) {
       Atomics.store(flag, FLAG_SLOTS.reason, AbandonCode.Finished);
       Atomics.notify(flag, FLAG_SLOTS.reason);
     }
+    this.#flag = FINISHED_FLAG;
   }
 
   /** Tells the main thread this handler looks at its flag, so it deserves the grace. */
   #markWatching(): void {
     if (this.#watching) return;
     this.#watching = true;
-    Atomics.store(this.#task.flag, FLAG_SLOTS.watching, 1);
+    Atomics.store(this.#flag, FLAG_SLOTS.watching, 1);
   }
 
   #abandonedError(): CallAbandonedError | undefined {
-    const reason = abandonReason(Atomics.load(this.#task.flag, FLAG_SLOTS.reason));
+    const reason = abandonReason(Atomics.load(this.#flag, FLAG_SLOTS.reason));
     return reason === undefined ? undefined : new CallAbandonedError(reason);
   }
 

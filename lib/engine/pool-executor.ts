@@ -17,6 +17,7 @@ import { Piscina } from 'piscina';
 import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
 import { abandonCode, FLAG_SLOTS } from './abandon-reason.js';
 import type { Admission, Release } from './admission.js';
+import { CancelFlags } from './cancel-flags.js';
 import type { CallEvents, CallPeer, EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
 import { decideWorkerDied, resultOutcome, runPooledCall } from './pooled-call.js';
@@ -27,6 +28,7 @@ import {
   isWorkerEvent,
   type PoolTask,
   type PoolTaskResult,
+  type PoolWorkerData,
   type WorkerEvent,
 } from './worker-protocol.js';
 
@@ -49,11 +51,14 @@ export interface PoolExecutorOptions {
 
 /** Where a running call's worker events go, and how many have arrived (see PoolTaskResult). */
 interface EventSink {
+  readonly callId: number;
   readonly events: CallEvents;
   /** How ctx.elicit / ctx.sample reach the client, when the call came from one. */
   readonly peer: CallPeer | undefined;
+  /** True once the call's outcome is decided: its late events are dropped. */
+  over: boolean;
   /** A signal that aborts when the call's outcome is decided (made on first use). */
-  readonly over: () => AbortSignal;
+  readonly overSignal: () => AbortSignal;
   received: number;
   /** Set while a result waits for events still in flight on the other channel. */
   expected?: number;
@@ -63,10 +68,21 @@ interface EventSink {
 /** How long a result waits for events its worker sent before it; a safety net, not a delay. */
 const EVENT_CATCH_UP_MS = 200;
 
+/**
+ * A Piscina pool, the cancel flags its threads share (see cancel-flags.ts), and its running calls'
+ * event sinks, kept at their flag's slot: no map to grow and shrink on every call.
+ */
+interface ThreadPool {
+  readonly piscina: Piscina;
+  readonly flags: CancelFlags;
+  readonly sinks: Array<EventSink | undefined>;
+}
+
 interface RunningTask {
   readonly pool: Piscina;
   readonly flag: Int32Array;
   readonly abort: TaskAbortHandle;
+  /** Gives back the thread slot and the flag's slot together: both are free from the same moment. */
   readonly release: Release;
   graceTimer?: NodeJS.Timeout;
   terminated: boolean;
@@ -75,8 +91,10 @@ interface RunningTask {
 export class PoolExecutor {
   readonly #admission: Admission;
   readonly #options: PoolExecutorOptions;
-  readonly #pools = new Map<string, Piscina>();
-  readonly #sinks = new Map<number, EventSink>();
+  /** Pools by heap caps and environment; tools with the same ones share threads. */
+  readonly #pools = new Map<string, ThreadPool>();
+  /** Each tool's pool, found once. */
+  readonly #poolsByTool = new WeakMap<RegisteredBlockingTool, ThreadPool>();
   #nextCallId = 1;
   #closed = false;
 
@@ -94,55 +112,71 @@ export class PoolExecutor {
     const callId = this.#nextCallId++;
     /** Aborts once the outcome is decided: requests the handler made to the client are withdrawn. */
     let callOver: AbortController | undefined;
+    let sink: EventSink | undefined;
     return runPooledCall(this.#admission, call, {
       onDecided: (outcome) => {
-        this.#sinks.delete(callId);
+        if (sink) sink.over = true;
         callOver?.abort(outcome.kind);
       },
       start: (release, decision) => {
-        const pool = this.#poolFor(call.tool.resourceLimits, call.tool.env);
-        const task: RunningTask = {
-          pool,
-          flag: new Int32Array(new SharedArrayBuffer(4 * 2)),
-          abort: new TaskAbortHandle(),
-          release,
-          terminated: false,
-        };
-        const sink: EventSink = {
-          events: call.events,
-          received: 0,
-          peer: call.peer,
-          over: () => {
-            callOver ??= new AbortController();
-            return callOver.signal;
-          },
-        };
-        this.#sinks.set(callId, sink);
+        const pool = this.#poolOf(call.tool);
+        const slot = pool.flags.lease();
         const message: PoolTask = {
           callId,
           toolName: call.tool.name,
           moduleUrl: call.tool.moduleUrl,
           exportName: call.tool.exportName,
           args: call.args,
-          flag: task.flag,
+          flagSlot: slot,
           deadline: call.budgetMs > 0 ? Date.now() + call.budgetMs : undefined,
           wantsProgress: call.events.progress !== undefined,
           minLogLevel: call.events.minLogLevel,
           ...(call.peer ? { clientCapabilities: call.peer.clientCapabilities } : {}),
         };
-        pool.run(message, { signal: task.abort }).then(
-          (result: PoolTaskResult) => {
-            clearTimeout(task.graceTimer);
+        const abort = new TaskAbortHandle();
+        // Posted first: the worker wakes while the main thread does the bookkeeping below, which
+        // the call's events and result can only reach in a later turn of the event loop.
+        const running: Promise<PoolTaskResult> = pool.piscina.run(message, { signal: abort });
+        let released = false;
+        const task: RunningTask = {
+          pool: pool.piscina,
+          flag: pool.flags.flag(slot),
+          abort,
+          release: () => {
+            if (released) return;
+            released = true;
+            pool.sinks[slot] = undefined;
+            pool.flags.giveBack(slot);
             release();
+          },
+          terminated: false,
+        };
+        const callSink: EventSink = {
+          callId,
+          events: call.events,
+          received: 0,
+          over: false,
+          peer: call.peer,
+          overSignal: () => {
+            callOver ??= new AbortController();
+            return callOver.signal;
+          },
+        };
+        sink = callSink;
+        pool.sinks[slot] = callSink;
+        running.then(
+          (result) => {
+            clearTimeout(task.graceTimer);
+            task.release();
             // A result that arrives after a deadline or cancel finds the outcome decided: dropped.
             const finish = () => decision.decide(resultOutcome(result));
-            if (decision.decided || sink.received >= result.events) finish();
-            else this.#awaitEvents(sink, result.events, finish);
+            if (decision.decided || callSink.received >= result.events) finish();
+            else this.#awaitEvents(callSink, result.events, finish);
           },
           (error: unknown) => {
             clearTimeout(task.graceTimer);
             if (task.terminated) return; // the slot comes back when the thread has exited
-            release();
+            task.release();
             // A thread torn down after the outcome was decided, or by close(), is no news.
             if (decision.decided || this.#closed) return;
             decideWorkerDied(
@@ -171,13 +205,13 @@ export class PoolExecutor {
     this.#closed = true;
     const pools = [...this.#pools.values()];
     this.#pools.clear();
-    await Promise.all(pools.map((pool) => pool.destroy()));
+    await Promise.all(pools.map((pool) => pool.piscina.destroy()));
   }
 
   /** Threads currently alive across all pools (idle, busy or dying), for tests and diagnostics. */
   get threadCount(): number {
     let count = 0;
-    for (const pool of this.#pools.values()) count += pool.threads.length;
+    for (const pool of this.#pools.values()) count += pool.piscina.threads.length;
     return count;
   }
 
@@ -208,15 +242,26 @@ export class PoolExecutor {
     }
   }
 
-  #poolFor(limits: RegisteredBlockingTool['resourceLimits'], env: RegisteredBlockingTool['env']): Piscina {
+  #poolOf(tool: RegisteredBlockingTool): ThreadPool {
+    let pool = this.#poolsByTool.get(tool);
+    if (!pool) {
+      pool = this.#poolFor(tool.resourceLimits, tool.env);
+      this.#poolsByTool.set(tool, pool);
+    }
+    return pool;
+  }
+
+  #poolFor(limits: RegisteredBlockingTool['resourceLimits'], env: RegisteredBlockingTool['env']): ThreadPool {
     // Threads are shared only by tools with the same heap caps and the same environment.
     const key = `${limits ? JSON.stringify(Object.entries(limits).sort()) : ''}|${envKey(env)}`;
-    let pool = this.#pools.get(key);
-    if (pool) return pool;
+    const existing = this.#pools.get(key);
+    if (existing) return existing;
     const isDefault = key === '|';
     const threadEnv = workerEnv(env);
-    pool = new Piscina({
+    const flags = new CancelFlags(this.#options.maxThreads);
+    const piscina = new Piscina({
       filename: POOL_ENTRY,
+      workerData: { cancelFlags: flags.buffer } satisfies PoolWorkerData,
       maxThreads: this.#options.maxThreads,
       // The default pool keeps its threads warm; pools with special limits shrink when idle.
       minThreads: isDefault ? this.#options.maxThreads : 0,
@@ -225,9 +270,10 @@ export class PoolExecutor {
       ...(limits ? { resourceLimits: limits } : {}),
       ...(threadEnv ? { env: threadEnv } : {}),
     });
-    pool.on('message', (event: unknown) => {
+    const pool: ThreadPool = { piscina, flags, sinks: [] };
+    piscina.on('message', (event: unknown) => {
       if (!isWorkerEvent(event)) return;
-      const sink = this.#sinks.get(event.callId);
+      const sink = runningSink(pool, event.callId);
       if (event.weft === 'request') {
         relayClientRequest(sink, event);
         return;
@@ -238,10 +284,20 @@ export class PoolExecutor {
       sink.received++;
       if (sink.expected !== undefined && sink.received >= sink.expected) sink.caughtUp?.();
     });
-    pool.on('error', (error: unknown) => this.#options.logError(`weft: worker pool error: ${String(error)}`));
+    piscina.on('error', (error: unknown) =>
+      this.#options.logError(`weft: worker pool error: ${String(error)}`),
+    );
     this.#pools.set(key, pool);
     return pool;
   }
+}
+
+/** The sink of a call still running in `pool`; undefined once its outcome is decided. */
+function runningSink(pool: ThreadPool, callId: number): EventSink | undefined {
+  for (const sink of pool.sinks) {
+    if (sink?.callId === callId) return sink.over ? undefined : sink;
+  }
+  return undefined;
 }
 
 /**
@@ -260,7 +316,7 @@ function relayClientRequest(
     answer({ ok: false, message: sink ? 'There is no client to ask for this call' : 'The call is over' });
     return;
   }
-  sink.peer.request(event.method, event.params, sink.over()).then(
+  sink.peer.request(event.method, event.params, sink.overSignal()).then(
     (result) => answer({ ok: true, result }),
     (error: unknown) => answer({ ok: false, message: (error as Error)?.message ?? String(error) }),
   );

@@ -9,14 +9,20 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { LogLevel } from '../tools/tool-context.js';
 
+/** What every thread of a pool is given once, when it starts. */
+export interface PoolWorkerData {
+  /** The buffer that PoolTask.flag slots index into. */
+  cancelFlags: SharedArrayBuffer;
+}
+
 export interface PoolTask {
   callId: number;
   toolName: string;
   moduleUrl: string;
   exportName: string;
   args: unknown;
-  /** Int32Array(2) over a SharedArrayBuffer (reason, watching); see abandon-reason.ts. */
-  flag: Int32Array;
+  /** Where the call's cancel flag (see abandon-reason.ts) lies in the pool's buffer (cancel-flags.ts). */
+  flagSlot: number;
   deadline: number | undefined;
   wantsProgress: boolean;
   /** Index into LOG_LEVELS of the least severe level the client wants; LOG_LEVELS.length = none. */

@@ -8,13 +8,16 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { CancelFlags } from '../../lib/engine/cancel-flags.js';
 import { TaskAbortHandle } from '../../lib/engine/task-abort-handle.js';
-import type { PoolTask, PoolTaskResult } from '../../lib/engine/worker-protocol.js';
+import type { PoolTask, PoolTaskResult, PoolWorkerData } from '../../lib/engine/worker-protocol.js';
 
 const POOL_ENTRY = fileURLToPath(new URL('../../workers/pool-entry.js', import.meta.url));
 const FIXTURES = new URL('../support/fixture-tools.js', import.meta.url).href;
 
-const pool = new Piscina({ filename: POOL_ENTRY, minThreads: 1, maxThreads: 1 });
+const flags = new CancelFlags(1);
+const workerData: PoolWorkerData = { cancelFlags: flags.buffer };
+const pool = new Piscina({ filename: POOL_ENTRY, minThreads: 1, maxThreads: 1, workerData });
 after(() => pool.destroy());
 
 let nextCallId = 1;
@@ -24,7 +27,7 @@ const busyTask = (ms: number): PoolTask => ({
   moduleUrl: FIXTURES,
   exportName: 'busy',
   args: { ms },
-  flag: new Int32Array(new SharedArrayBuffer(8)),
+  flagSlot: 0, // one task runs at a time here
   deadline: undefined,
   wantsProgress: false,
   minLogLevel: 8,

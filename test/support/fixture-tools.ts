@@ -113,3 +113,27 @@ export const destructuring = defineTool({
     return 'unbound methods work';
   },
 });
+
+export const lingering = defineTool({
+  name: 'lingering',
+  description: 'Returns at once, but leaves a timer that looks at ctx after the call is over.',
+  inputSchema: { type: 'object', properties: { afterMs: { type: 'integer' } }, required: ['afterMs'] },
+  blocking: true,
+  module: import.meta.url,
+  handler: ({ afterMs }, ctx) => {
+    setTimeout(() => ctx.checkpoint(), afterMs);
+    return 'returned';
+  },
+});
+
+export const idle = defineTool({
+  name: 'idle',
+  description: 'Waits on a timer without ever looking at ctx, leaving its thread free for timers.',
+  inputSchema: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] },
+  blocking: true,
+  module: import.meta.url,
+  handler: async ({ ms }) => {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return `idled ${ms}`;
+  },
+});

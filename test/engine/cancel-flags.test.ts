@@ -1,0 +1,97 @@
+/**
+ * Cancel flags live in one shared buffer per pool, a slot per running call (cancel-flags.ts). These
+ * tests hold the slots to their contract: a lease starts cleared, slots are reused only once given
+ * back, running out is an error and never a shared flag, and, against a real pool running weft's own
+ * pool entry, a flag written by the main thread reaches the handler through its slot while stray
+ * code a finished handler left behind can no longer touch the slot's next call.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { AbandonCode, FLAG_SLOTS } from '../../lib/engine/abandon-reason.js';
+import { CancelFlags, FLAG_LENGTH } from '../../lib/engine/cancel-flags.js';
+import type { PoolTask, PoolTaskResult, PoolWorkerData } from '../../lib/engine/worker-protocol.js';
+
+describe('CancelFlags', () => {
+  it('leases distinct slots, cleared, and reuses a slot only after it is given back', () => {
+    const flags = new CancelFlags(2);
+    const first = flags.lease();
+    const second = flags.lease();
+    assert.notEqual(first, second);
+    assert.equal(flags.available, 0);
+    assert.equal(flags.flag(first).buffer, flags.buffer);
+    assert.equal(flags.flag(first).length, FLAG_LENGTH);
+
+    Atomics.store(flags.flag(first), FLAG_SLOTS.reason, AbandonCode.Cancelled);
+    Atomics.store(flags.flag(first), FLAG_SLOTS.watching, 1);
+    flags.giveBack(first);
+    const again = flags.lease();
+    assert.equal(again, first);
+    assert.deepEqual([...flags.flag(again)], [AbandonCode.Running, 0]);
+  });
+
+  it('refuses to lease past its capacity, saying so, rather than share a flag', () => {
+    const flags = new CancelFlags(1);
+    flags.lease();
+    assert.throws(() => flags.lease(), /all 1 cancel flags of a thread pool are in use/);
+  });
+});
+
+describe('cancel flag slots in a real pool', () => {
+  const POOL_ENTRY = fileURLToPath(new URL('../../workers/pool-entry.js', import.meta.url));
+  const FIXTURES = new URL('../support/fixture-tools.js', import.meta.url).href;
+  const flags = new CancelFlags(1);
+  const workerData: PoolWorkerData = { cancelFlags: flags.buffer };
+  const pool = new Piscina({ filename: POOL_ENTRY, minThreads: 1, maxThreads: 1, workerData });
+  after(() => pool.destroy());
+
+  let nextCallId = 1;
+  const task = (name: string, args: unknown, flagSlot: number): PoolTask => ({
+    callId: nextCallId++,
+    toolName: name,
+    moduleUrl: FIXTURES,
+    exportName: name,
+    args,
+    flagSlot,
+    deadline: undefined,
+    wantsProgress: false,
+    minLogLevel: 8,
+  });
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  it('a reason stored in the slot stops a cooperative handler', async () => {
+    const slot = flags.lease();
+    const running: Promise<PoolTaskResult> = pool.run(task('cooperative', { ms: 60_000 }, slot));
+    await sleep(200);
+    assert.equal(
+      Atomics.load(flags.flag(slot), FLAG_SLOTS.watching),
+      1,
+      'the handler marked its flag as watched',
+    );
+    Atomics.store(flags.flag(slot), FLAG_SLOTS.reason, AbandonCode.Cancelled);
+    const result = await running;
+    assert.equal(result.ok, false);
+    assert.equal(result.ok === false && result.abandoned, true);
+    flags.giveBack(slot);
+  });
+
+  it("a finished handler's stray timer does not touch the next call in its slot", async () => {
+    const first = flags.lease();
+    const done: PoolTaskResult = await pool.run(task('lingering', { afterMs: 150 }, first));
+    assert.deepEqual(done, { ok: true, value: 'returned', events: 0 });
+    flags.giveBack(first);
+
+    const next = flags.lease();
+    assert.equal(next, first, 'the slot is reused');
+    const running: Promise<PoolTaskResult> = pool.run(task('idle', { ms: 400 }, next));
+    await sleep(300); // the stray checkpoint ran at 150 ms, in the same thread, during this call
+    assert.equal(
+      Atomics.load(flags.flag(next), FLAG_SLOTS.watching),
+      0,
+      'the idle call never watched its flag',
+    );
+    assert.equal((await running).ok, true);
+    flags.giveBack(next);
+  });
+});
