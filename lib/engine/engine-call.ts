@@ -7,6 +7,7 @@ import type { PromptsView } from '../prompts/prompts-view.js';
 import type { ResourcesView } from '../resources/resources-view.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
 import type { LogLevel, ToolsView } from '../tools/tool-context.js';
+import type { Cancellation } from './cancellation.js';
 
 export interface CallEvents {
   /** Present only when the client asked for progress (a progressToken). */
@@ -21,8 +22,8 @@ export interface EngineCall {
   args: Record<string, unknown>;
   /** The effective deadline in ms from now; 0 = none. */
   budgetMs: number;
-  /** Aborted with reason 'cancelled' (client) or 'shutdown' (server stopping). */
-  signal: AbortSignal;
+  /** Cancelled with reason 'cancelled' (client) or 'shutdown' (server stopping). */
+  cancellation: Cancellation;
   events: CallEvents;
   /** How the handler reaches the client and the server (ctx.elicit, ctx.sample, ctx.tools()...). */
   peer?: CallPeer;
@@ -40,8 +41,4 @@ export interface CallPeer {
   tools(signal: AbortSignal): ToolsView;
   resources(): ResourcesView;
   prompts(): PromptsView;
-}
-
-export function cancelReasonOf(signal: AbortSignal): 'cancelled' | 'shutdown' {
-  return signal.reason === 'shutdown' ? 'shutdown' : 'cancelled';
 }

@@ -9,7 +9,8 @@
 import pTimeout, { TimeoutError } from 'p-timeout';
 import type { RegisteredInlineTool } from '../tools/registered-tool.js';
 import { type Admission, OverloadedError } from './admission.js';
-import { cancelReasonOf, type EngineCall } from './engine-call.js';
+import type { Cancellation } from './cancellation.js';
+import type { EngineCall } from './engine-call.js';
 import { InlineToolContext } from './inline-tool-context.js';
 import type { Outcome } from './outcome.js';
 
@@ -31,15 +32,15 @@ export class InlineExecutor {
     work.catch(() => {});
 
     try {
-      const value = await withDeadline(work, budgetMs, call.signal);
+      const value = await withDeadline(untilCancelled(work, call.cancellation), budgetMs);
       return { kind: 'ok', value };
     } catch (error) {
       if (error instanceof TimeoutError) {
         ctx.abandon('timeout');
         return { kind: 'timeout', limitMs: budgetMs };
       }
-      if (call.signal.aborted) {
-        const reason = cancelReasonOf(call.signal);
+      const reason = call.cancellation.reason;
+      if (reason !== undefined) {
         ctx.abandon(reason);
         return { kind: 'cancelled', reason };
       }
@@ -67,15 +68,37 @@ export class InlineExecutor {
  * trace) up front on every call that has a deadline, which profiled at a fifth of the main
  * thread's time under pipelined load. weft never shows that stack, so none is captured.
  */
-function withDeadline<T>(work: Promise<T>, budgetMs: number, signal: AbortSignal): Promise<T> {
-  if (budgetMs <= 0) return pTimeout(work, { milliseconds: Number.POSITIVE_INFINITY, signal });
+function withDeadline<T>(work: Promise<T>, budgetMs: number): Promise<T> {
+  if (budgetMs <= 0) return work;
   const stackTraceLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
-    return pTimeout(work, { milliseconds: budgetMs, signal });
+    return pTimeout(work, { milliseconds: budgetMs });
   } finally {
     Error.stackTraceLimit = stackTraceLimit;
   }
+}
+
+/** What a cancelled call's race rejects with; the caller looks at the cancellation's reason, not at this. */
+const CANCELLED = new Error('The call was cancelled');
+
+/** `work`, or a rejection as soon as the call is cancelled, whichever comes first. */
+function untilCancelled<T>(work: Promise<T>, cancellation: Cancellation): Promise<T> {
+  if (cancellation.cancelled) return Promise.reject(CANCELLED);
+  return new Promise<T>((resolve, reject) => {
+    const onCancel = () => reject(CANCELLED);
+    cancellation.onCancel(onCancel);
+    work.then(
+      (value) => {
+        cancellation.offCancel(onCancel);
+        resolve(value);
+      },
+      (error: unknown) => {
+        cancellation.offCancel(onCancel);
+        reject(error);
+      },
+    );
+  });
 }
 
 export function messageOf(error: unknown): string {

@@ -55,8 +55,6 @@ interface EventSink {
   readonly events: CallEvents;
   /** How ctx.elicit / ctx.sample reach the client, when the call came from one. */
   readonly peer: CallPeer | undefined;
-  /** True once the call's outcome is decided: its late events are dropped. */
-  over: boolean;
   /** A signal that aborts when the call's outcome is decided (made on first use). */
   readonly overSignal: () => AbortSignal;
   received: number;
@@ -68,14 +66,10 @@ interface EventSink {
 /** How long a result waits for events its worker sent before it; a safety net, not a delay. */
 const EVENT_CATCH_UP_MS = 200;
 
-/**
- * A Piscina pool, the cancel flags its threads share (see cancel-flags.ts), and its running calls'
- * event sinks, kept at their flag's slot: no map to grow and shrink on every call.
- */
+/** A Piscina pool and the cancel flags its threads share (see cancel-flags.ts). */
 interface ThreadPool {
   readonly piscina: Piscina;
   readonly flags: CancelFlags;
-  readonly sinks: Array<EventSink | undefined>;
 }
 
 interface RunningTask {
@@ -95,6 +89,7 @@ export class PoolExecutor {
   readonly #pools = new Map<string, ThreadPool>();
   /** Each tool's pool, found once. */
   readonly #poolsByTool = new WeakMap<RegisteredBlockingTool, ThreadPool>();
+  readonly #sinks = new RunningSinks();
   #nextCallId = 1;
   #closed = false;
 
@@ -115,7 +110,7 @@ export class PoolExecutor {
     let sink: EventSink | undefined;
     return runPooledCall(this.#admission, call, {
       onDecided: (outcome) => {
-        if (sink) sink.over = true;
+        if (sink) this.#sinks.remove(sink);
         callOver?.abort(outcome.kind);
       },
       start: (release, decision) => {
@@ -145,7 +140,6 @@ export class PoolExecutor {
           release: () => {
             if (released) return;
             released = true;
-            pool.sinks[slot] = undefined;
             pool.flags.giveBack(slot);
             release();
           },
@@ -155,7 +149,6 @@ export class PoolExecutor {
           callId,
           events: call.events,
           received: 0,
-          over: false,
           peer: call.peer,
           overSignal: () => {
             callOver ??= new AbortController();
@@ -163,7 +156,7 @@ export class PoolExecutor {
           },
         };
         sink = callSink;
-        pool.sinks[slot] = callSink;
+        this.#sinks.add(callSink);
         running.then(
           (result) => {
             clearTimeout(task.graceTimer);
@@ -270,10 +263,10 @@ export class PoolExecutor {
       ...(limits ? { resourceLimits: limits } : {}),
       ...(threadEnv ? { env: threadEnv } : {}),
     });
-    const pool: ThreadPool = { piscina, flags, sinks: [] };
+    const pool: ThreadPool = { piscina, flags };
     piscina.on('message', (event: unknown) => {
       if (!isWorkerEvent(event)) return;
-      const sink = runningSink(pool, event.callId);
+      const sink = this.#sinks.find(event.callId);
       if (event.weft === 'request') {
         relayClientRequest(sink, event);
         return;
@@ -292,12 +285,29 @@ export class PoolExecutor {
   }
 }
 
-/** The sink of a call still running in `pool`; undefined once its outcome is decided. */
-function runningSink(pool: ThreadPool, callId: number): EventSink | undefined {
-  for (const sink of pool.sinks) {
-    if (sink?.callId === callId) return sink.over ? undefined : sink;
+/**
+ * The event sinks of calls whose outcome is not decided yet. A short array searched by call id: as
+ * many entries as calls running on threads, and no map to grow and shrink on every call.
+ */
+class RunningSinks {
+  readonly #sinks: EventSink[] = [];
+
+  add(sink: EventSink): void {
+    this.#sinks.push(sink);
   }
-  return undefined;
+
+  /** Once the call's outcome is decided: its late events are dropped from then on. */
+  remove(sink: EventSink): void {
+    const index = this.#sinks.indexOf(sink);
+    if (index < 0) return;
+    const last = this.#sinks.pop()!;
+    if (index < this.#sinks.length) this.#sinks[index] = last;
+  }
+
+  find(callId: number): EventSink | undefined {
+    for (const sink of this.#sinks) if (sink.callId === callId) return sink;
+    return undefined;
+  }
 }
 
 /**

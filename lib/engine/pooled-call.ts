@@ -9,7 +9,8 @@
  */
 import type { AbandonReason } from './abandon-reason.js';
 import { type Admission, OverloadedError, type Release } from './admission.js';
-import { cancelReasonOf, type EngineCall } from './engine-call.js';
+import type { CancelReason } from './cancellation.js';
+import type { EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
 import type { PoolTaskResult } from './worker-protocol.js';
 
@@ -57,7 +58,7 @@ class PooledCall implements CallDecision {
   /** Made only when the call has to queue for a slot. */
   #stopWaiting: AbortController | undefined;
   #deadlineTimer: NodeJS.Timeout | undefined;
-  readonly #onCancel = () => this.#abandon(cancelReasonOf(this.#call.signal));
+  readonly #onCancel = (reason: CancelReason) => this.#abandon(reason);
 
   constructor(admission: Admission, call: EngineCall, hooks: PooledCallHooks, resolve: (o: Outcome) => void) {
     this.#admission = admission;
@@ -68,8 +69,9 @@ class PooledCall implements CallDecision {
 
   begin(): void {
     const call = this.#call;
-    if (call.signal.aborted) {
-      this.#onCancel();
+    const { cancellation } = call;
+    if (cancellation.reason !== undefined) {
+      this.#abandon(cancellation.reason);
       return;
     }
     // The common case, a free slot, starts at once: no promise hop, no AbortController.
@@ -81,14 +83,14 @@ class PooledCall implements CallDecision {
     // all of this runs in one synchronous turn.
     if (this.decided) return;
     if (call.budgetMs > 0) this.#deadlineTimer = setTimeout(() => this.#abandon('timeout'), call.budgetMs);
-    call.signal.addEventListener('abort', this.#onCancel, { once: true });
+    cancellation.onCancel(this.#onCancel);
   }
 
   decide(outcome: Outcome): void {
     if (this.decided) return;
     this.decided = true;
     clearTimeout(this.#deadlineTimer);
-    this.#call.signal.removeEventListener('abort', this.#onCancel);
+    this.#call.cancellation.offCancel(this.#onCancel);
     this.#hooks.onDecided?.(outcome);
     this.#resolve(outcome);
   }

@@ -30,12 +30,12 @@ export async function asCancellable<T>(
   { session, request }: MethodContext,
   run: (signal: AbortSignal) => Promise<T>,
 ): Promise<T | typeof NO_RESPONSE> {
-  const signal = session.begin(request.id);
+  const cancellation = session.begin(request.id);
   try {
-    const value = await run(signal);
-    return signal.aborted ? NO_RESPONSE : value;
+    const value = await run(cancellation.signal);
+    return cancellation.cancelled ? NO_RESPONSE : value;
   } catch (error) {
-    if (signal.aborted) return NO_RESPONSE;
+    if (cancellation.cancelled) return NO_RESPONSE;
     throw error;
   } finally {
     session.end(request.id);

@@ -5,6 +5,7 @@
  *
  * A transport opens a session per connection (stdio, a WebSocket) or per Mcp-Session-Id (HTTP).
  */
+import { Cancellation, type CancelReason } from '../engine/cancellation.js';
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import type { LegacyVersion } from '../protocol/versions.js';
@@ -23,7 +24,7 @@ export class Session {
   minLogLevel = 0;
   /** Resource URIs this client subscribed to with `resources/subscribe`. */
   readonly subscriptions = new Set<string>();
-  readonly #inFlight = new Map<RequestId, AbortController>();
+  readonly #inFlight = new Map<RequestId, Cancellation>();
   readonly #clientRequests = new ClientRequestTable();
   #closed = false;
 
@@ -45,27 +46,27 @@ export class Session {
     return this.#inFlight.has(id);
   }
 
-  /** Marks a request as running; its signal aborts when the client cancels it or the session closes. */
-  begin(id: RequestId): AbortSignal {
-    const controller = new AbortController();
-    this.#inFlight.set(id, controller);
-    return controller.signal;
+  /** Marks a request as running; it is cancelled when the client cancels it or the session closes. */
+  begin(id: RequestId): Cancellation {
+    const cancellation = new Cancellation();
+    this.#inFlight.set(id, cancellation);
+    return cancellation;
   }
 
   end(id: RequestId): void {
     this.#inFlight.delete(id);
   }
 
-  cancel(id: RequestId, reason: 'cancelled' | 'shutdown' = 'cancelled'): boolean {
-    const controller = this.#inFlight.get(id);
-    if (!controller) return false;
-    controller.abort(reason);
+  cancel(id: RequestId, reason: CancelReason = 'cancelled'): boolean {
+    const cancellation = this.#inFlight.get(id);
+    if (!cancellation) return false;
+    cancellation.cancel(reason);
     return true;
   }
 
   /** Cancels everything still running, e.g. when the connection is gone or the server stops. */
-  cancelAll(reason: 'cancelled' | 'shutdown'): void {
-    for (const controller of this.#inFlight.values()) controller.abort(reason);
+  cancelAll(reason: CancelReason): void {
+    for (const cancellation of this.#inFlight.values()) cancellation.cancel(reason);
   }
 
   /**

@@ -67,14 +67,14 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
 
   async function runCall(ctx: MethodContext, tool: RegisteredTool, args: Record<string, unknown>) {
     const { session, request } = ctx;
-    const signal = session.begin(request.id);
+    const cancellation = session.begin(request.id);
     try {
       const budgetMs = effectiveBudgetMs(options.timeoutMs, tool.timeoutMs);
       const outcome = await engine.run({
         tool,
         args,
         budgetMs,
-        signal,
+        cancellation,
         events: callEvents(ctx, tool),
         ...(options.peer ? { peer: options.peer(ctx) } : {}),
       });
