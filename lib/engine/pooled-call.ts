@@ -78,9 +78,8 @@ class PooledCall implements CallDecision {
     const free = this.#admission.tryAcquire(call.tool, true);
     if (free) this.#start(free);
     else this.#queue();
-    // The deadline and the cancel listener are armed after the work has started, so that a worker
-    // is already waking while the main thread does this. Nothing can decide the call in between:
-    // all of this runs in one synchronous turn.
+    // The deadline and the cancel listener are armed once the work has started or queued. Nothing
+    // can decide the call in between: all of this runs in one synchronous turn.
     if (this.decided) return;
     if (call.budgetMs > 0) this.#deadlineTimer = setTimeout(() => this.#abandon('timeout'), call.budgetMs);
     cancellation.onCancel(this.#onCancel);

@@ -3,6 +3,7 @@ import { after, describe, it } from 'node:test';
 import { addDemoTools } from '../../examples/demo-tools.js';
 import { McpServer } from '../../lib/index.js';
 import {
+  announced,
   busy,
   cooperative,
   crash,
@@ -10,6 +11,7 @@ import {
   fail,
   progress,
   runaway,
+  whichThread,
 } from '../support/fixture-tools.js';
 import { InProcessClient } from '../support/in-process-client.js';
 
@@ -29,6 +31,8 @@ const server = addDemoTools(
   .tool(progress)
   .tool(runaway)
   .tool(busy)
+  .tool(announced)
+  .tool(whichThread)
   .tool(destructuring)
   .tool({
     name: 'destructuring_inline',
@@ -78,6 +82,12 @@ async function threadsFreeAgain(timeoutMs = 5_000): Promise<void> {
 const text = (reply: { result?: { content?: { text?: string }[] } }) =>
   reply.result?.content?.[0]?.text ?? '';
 
+/** The ids of the pool's two threads: two overlapping calls land on both. */
+async function poolThreadIds(): Promise<string[]> {
+  const replies = await Promise.all([1, 2].map(() => client.callTool('which_thread', { ms: 200 })));
+  return replies.map(text).sort();
+}
+
 describe('blocking tools', () => {
   it('answers a runaway loop as a timeout at its deadline, then frees the slot once the thread exits', async () => {
     const started = Date.now();
@@ -114,6 +124,27 @@ describe('blocking tools', () => {
     await threadsFreeAgain();
     await new Promise((resolve) => setTimeout(resolve, 100));
     assert.equal(client.received.filter((message) => 'id' in message && message.id === id).length, 0);
+  });
+
+  it('never starts a call cancelled in the same turn it arrived: no thread runs or dies for it', async () => {
+    const id = 'cancel-at-once';
+    const threadsBefore = await poolThreadIds();
+    // Tasks are posted at the end of the event loop's turn; this cancel comes before that.
+    client.send({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'announced', arguments: { ms: 60_000 } },
+    });
+    client.notify('notifications/cancelled', { requestId: id });
+    await threadsFreeAgain(1_000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(client.received.filter((message) => 'id' in message && message.id === id).length, 0);
+    const ran = client
+      .notifications('notifications/message')
+      .some((message) => JSON.stringify(message).includes('announced started'));
+    assert.equal(ran, false, 'the handler never ran');
+    assert.deepEqual(await poolThreadIds(), threadsBefore, 'no thread was terminated and replaced');
   });
 
   it('lets a cooperative handler stop itself at its checkpoint within the grace', async () => {

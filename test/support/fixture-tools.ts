@@ -137,3 +137,31 @@ export const idle = defineTool({
     return `idled ${ms}`;
   },
 });
+
+export const announced = defineTool({
+  name: 'announced',
+  description: 'Logs that it started, then spins without checkpoints: a log line proves it ran.',
+  inputSchema: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] },
+  blocking: true,
+  module: import.meta.url,
+  handler: ({ ms }, ctx) => {
+    ctx.log('info', 'announced started');
+    const until = Date.now() + ms;
+    while (Date.now() < until) {}
+    return `spun ${ms}`;
+  },
+});
+
+export const whichThread = defineTool({
+  name: 'which_thread',
+  description: 'Spins a little, then says which pool thread ran it.',
+  inputSchema: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] },
+  blocking: true,
+  module: import.meta.url,
+  handler: async ({ ms }) => {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {}
+    const { threadId } = await import('node:worker_threads');
+    return String(threadId);
+  },
+});
