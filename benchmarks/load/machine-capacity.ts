@@ -16,19 +16,25 @@ export interface MachineCapacity {
 
 const workURL = new URL('../peers/cpu-work.js', import.meta.url).href;
 
-function countCalls(durationMs: number, rounds: number): Promise<number> {
+/**
+ * Calls per second of one thread running hash_chain for about `durationMs`. The rate is taken over
+ * the time the whole calls took, not the nominal window: with calls of tens of ms, counting calls in
+ * a fixed window rounded every rate to a multiple of 1.67 calls/s.
+ */
+function callRate(durationMs: number, rounds: number): Promise<number> {
   const code = `
     const { parentPort, workerData } = require('node:worker_threads');
     import(workerData.url).then(({ hashChain }) => {
-      const end = performance.now() + workerData.durationMs;
+      const start = performance.now();
+      const end = start + workerData.durationMs;
       let calls = 0;
       while (performance.now() < end) { hashChain('weft', workerData.rounds); calls++; }
-      parentPort.postMessage(calls);
+      parentPort.postMessage(calls / ((performance.now() - start) / 1000));
     });`;
   return new Promise((resolve, reject) => {
     const worker = new Worker(code, { eval: true, workerData: { url: workURL, durationMs, rounds } });
-    worker.once('message', (calls: number) => {
-      resolve(calls);
+    worker.once('message', (rate: number) => {
+      resolve(rate);
       void worker.terminate();
     });
     worker.once('error', reject);
@@ -45,13 +51,12 @@ export async function measureCapacity(
   rounds: number,
   pairs = 3,
 ): Promise<MachineCapacity> {
-  const seconds = durationMs / 1000;
   const one: number[] = [];
   const all: number[] = [];
   for (let pair = 0; pair < pairs; pair++) {
-    one.push((await countCalls(durationMs, rounds)) / seconds);
-    const counts = await Promise.all(Array.from({ length: threads }, () => countCalls(durationMs, rounds)));
-    all.push(counts.reduce((sum, calls) => sum + calls, 0) / seconds);
+    one.push(await callRate(durationMs, rounds));
+    const rates = await Promise.all(Array.from({ length: threads }, () => callRate(durationMs, rounds)));
+    all.push(rates.reduce((sum, rate) => sum + rate, 0));
   }
   const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const oneThreadCallsPerSecond = median(one);
