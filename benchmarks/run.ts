@@ -2,7 +2,8 @@
 /**
  * The benchmark runner: `npm run bench` (every scenario), `npm run bench:quick` (the quick subset,
  * shorter windows), `npm run bench -- responsiveness timeouts` (just those), `--servers weft,sdk`
- * (just those servers). Progress goes to stderr, the Markdown report to stdout, the numbers to
+ * (just those servers), `--node-flags=--single-threaded-gc` (every server started with those Node
+ * flags; such a run is never saved as latest or quick). Progress goes to stderr, the Markdown report to stdout, the numbers to
  * benchmarks/results/*.json and the charts to benchmarks/results/charts/.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -19,7 +20,7 @@ import { checkTargets } from './report/targets.js';
 import { SCENARIOS } from './scenarios/catalog.js';
 import type { Budget, ScenarioContext } from './scenarios/scenario.js';
 import { SERVERS } from './servers/server-catalog.js';
-import { stopAllServers } from './servers/server-process.js';
+import { setServerNodeFlags, stopAllServers } from './servers/server-process.js';
 
 const RESULTS = fileURLToPath(new URL('../../benchmarks/results/', import.meta.url));
 
@@ -27,6 +28,7 @@ const { values, positionals } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     servers: { type: 'string' },
+    'node-flags': { type: 'string' },
   },
   allowPositionals: true,
   strict: true,
@@ -53,11 +55,14 @@ const chosen = SCENARIOS.filter((scenario) =>
     ? positionals.includes(scenario.name)
     : !scenario.onDemand && (!quick || scenario.quick),
 );
-const onDemandAlone = chosen.length === 1 && chosen[0]!.onDemand === true && !values.servers;
+const nodeFlags = values['node-flags']?.split(/\s+/).filter(Boolean) ?? [];
+setServerNodeFlags(nodeFlags);
+const onDemandAlone =
+  chosen.length === 1 && chosen[0]!.onDemand === true && !values.servers && nodeFlags.length === 0;
 /** Names the result files: latest (full), quick, an on-demand scenario's own name, or partial. */
 const runName = onDemandAlone
   ? chosen[0]!.name
-  : positionals.length > 0 || values.servers
+  : positionals.length > 0 || values.servers || nodeFlags.length > 0
     ? 'partial'
     : quick
       ? 'quick'
@@ -138,6 +143,7 @@ await writeFile(
       durationSeconds: seconds,
       scenarioSeconds: durations,
       budget,
+      nodeFlags,
       results: measurements,
       notes,
       targets: checks,
@@ -158,6 +164,7 @@ const report = renderReport({
   notes,
   targets: checks,
   chartPaths,
+  nodeFlags,
 });
 await writeFile(`${RESULTS}${runName}.md`, report);
 process.stdout.write(report);

@@ -19,6 +19,8 @@ export interface RunSummary {
   notes: readonly Note[];
   targets: readonly TargetCheck[];
   chartPaths: readonly string[];
+  /** Node flags every server was started with (`--node-flags`); none in a default run. */
+  nodeFlags: readonly string[];
 }
 
 export function renderReport(run: RunSummary): string {
@@ -34,13 +36,21 @@ export function renderReport(run: RunSummary): string {
       `${machine.loadAverageAtEnd?.toFixed(2) ?? '?'} at the end. ` +
       `Run took ${run.seconds} s (${timings}); every point is the median of ${run.budget.repeats} interleaved windows.`,
   ];
+  if (run.nodeFlags.length > 0) {
+    out.push(
+      '',
+      `Every server ran with the Node flags \`${run.nodeFlags.join(' ')}\`; the capacity probe below did not.`,
+    );
+  }
   if (machine.capacity) {
     const c = machine.capacity;
     out.push(
       '',
       `Machine capacity at the start (hash_chain in plain worker threads, no server): ` +
         `${c.oneThreadCallsPerSecond.toFixed(1)} calls/s on 1 thread, ${c.allThreadsCallsPerSecond.toFixed(1)} on ` +
-        `${c.threads}: a ${c.speedup.toFixed(2)}x ceiling for any pool.`,
+        `${c.threads}: a ${c.speedup.toFixed(2)}x ceiling for any pool. On the main thread, where inline ` +
+        `servers run their tools: ${c.mainThreadCallsPerSecond.toFixed(1)} calls/s, so a pool can show at most ` +
+        `${c.speedupOverMainThread.toFixed(2)}x an inline server.`,
     );
   }
   for (const scenario of run.scenarios) {

@@ -36,6 +36,16 @@ export interface StartOptions {
   nice?: number;
 }
 
+/**
+ * Node flags every server process starts with (`--node-flags`), so a runtime setting can be compared
+ * on all servers at once: never on one server only.
+ */
+let nodeFlags: string[] = [];
+
+export function setServerNodeFlags(flags: string[]): void {
+  nodeFlags = flags;
+}
+
 export async function startServer(
   spec: ServerSpec,
   transport: TransportName,
@@ -45,7 +55,7 @@ export async function startServer(
   const { script, args } = spec.command(transport, port);
   if (options.threads !== undefined) args.push('--threads', String(options.threads));
   if (options.nice !== undefined) args.push('--nice', String(options.nice));
-  const child = spawn(process.execPath, [script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlags, script, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   children.add(child);
   let stderr = '';
   child.stderr.setEncoding('utf8');
