@@ -198,8 +198,8 @@ export class PoolExecutor {
    * its call starts. A pool thread woken while the main thread still has the rest of the turn to
    * run (the request's promise chain, more requests read in the same turn) cost about 40 µs more
    * per call on the benchmark VM than one woken just before the main thread goes back to wait:
-   * dispatch-overhead measured 0.067-0.086 ms against 0.087-0.118 ms, over 3 interleaved runs of
-   * each. In steady state the extra turn costs a few µs.
+   * dispatch-overhead measured 0.067-0.086 ms against 0.087-0.120 ms in five of six alternating
+   * runs. In steady state the extra turn costs a few µs.
    */
   #postSoon(post: () => void): void {
     this.#toPost.push(post);
