@@ -199,7 +199,10 @@ export class PoolExecutor {
    * run (the request's promise chain, more requests read in the same turn) cost about 40 µs more
    * per call on the benchmark VM than one woken just before the main thread goes back to wait:
    * dispatch-overhead measured 0.067-0.086 ms against 0.087-0.120 ms in five of six alternating
-   * runs. In steady state the extra turn costs a few µs.
+   * runs. In steady state the extra turn costs a few µs. Posting from a microtask instead measured
+   * worse (0.14-0.27 ms in three runs alternating with these). The price: a task waits for the rest
+   * of its turn, so an inline handler that blocks the event loop in that turn (which no inline
+   * handler should) delays it.
    */
   #postSoon(post: () => void): void {
     this.#toPost.push(post);
