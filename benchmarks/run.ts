@@ -3,8 +3,8 @@
  * The benchmark runner: `npm run bench` (every scenario), `npm run bench:quick` (the quick subset,
  * shorter windows), `npm run bench -- responsiveness timeouts` (just those), `--servers weft,sdk`
  * (just those servers), `--node-flags=--single-threaded-gc` (every server started with those Node
- * flags; such a run is never saved as latest or quick). Progress goes to stderr, the Markdown report to stdout, the numbers to
- * benchmarks/results/*.json and the charts to benchmarks/results/charts/.
+ * flags; such a run is never saved as latest or quick). Progress goes to stderr, the Markdown report
+ * to stdout, the numbers to benchmarks/results/*.json and the charts to benchmarks/results/charts/.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
