@@ -7,11 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
 import { AbandonCode, FLAG_SLOTS } from '../../lib/engine/abandon-reason.js';
 import { CancelFlags, FLAG_LENGTH } from '../../lib/engine/cancel-flags.js';
-import type { PoolTask, PoolTaskResult, PoolWorkerData } from '../../lib/engine/worker-protocol.js';
+import type { PoolTaskResult } from '../../lib/engine/worker-protocol.js';
+import { rawPool } from '../support/raw-pool.js';
 
 describe('CancelFlags', () => {
   it('leases distinct slots, cleared, and reuses a slot only after it is given back', () => {
@@ -39,25 +38,8 @@ describe('CancelFlags', () => {
 });
 
 describe('cancel flag slots in a real pool', () => {
-  const POOL_ENTRY = fileURLToPath(new URL('../../workers/pool-entry.js', import.meta.url));
-  const FIXTURES = new URL('../support/fixture-tools.js', import.meta.url).href;
-  const flags = new CancelFlags(1);
-  const workerData: PoolWorkerData = { cancelFlags: flags.buffer };
-  const pool = new Piscina({ filename: POOL_ENTRY, minThreads: 1, maxThreads: 1, workerData });
+  const { pool, flags, task } = rawPool();
   after(() => pool.destroy());
-
-  let nextCallId = 1;
-  const task = (name: string, args: unknown, flagSlot: number): PoolTask => ({
-    callId: nextCallId++,
-    toolName: name,
-    moduleUrl: FIXTURES,
-    exportName: name,
-    args,
-    flagSlot,
-    deadline: undefined,
-    wantsProgress: false,
-    minLogLevel: 8,
-  });
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
   it('a reason stored in the slot stops a cooperative handler', async () => {

@@ -6,32 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
-import { CancelFlags } from '../../lib/engine/cancel-flags.js';
 import { TaskAbortHandle } from '../../lib/engine/task-abort-handle.js';
-import type { PoolTask, PoolTaskResult, PoolWorkerData } from '../../lib/engine/worker-protocol.js';
+import type { PoolTask, PoolTaskResult } from '../../lib/engine/worker-protocol.js';
+import { rawPool } from '../support/raw-pool.js';
 
-const POOL_ENTRY = fileURLToPath(new URL('../../workers/pool-entry.js', import.meta.url));
-const FIXTURES = new URL('../support/fixture-tools.js', import.meta.url).href;
-
-const flags = new CancelFlags(1);
-const workerData: PoolWorkerData = { cancelFlags: flags.buffer };
-const pool = new Piscina({ filename: POOL_ENTRY, minThreads: 1, maxThreads: 1, workerData });
+const { pool, task } = rawPool();
 after(() => pool.destroy());
 
-let nextCallId = 1;
-const busyTask = (ms: number): PoolTask => ({
-  callId: nextCallId++,
-  toolName: 'busy',
-  moduleUrl: FIXTURES,
-  exportName: 'busy',
-  args: { ms },
-  flagSlot: 0, // one task runs at a time here
-  deadline: undefined,
-  wantsProgress: false,
-  minLogLevel: 8,
-});
+const busyTask = (ms: number): PoolTask => task('busy', { ms }, 0); // one task runs at a time here
 
 describe('TaskAbortHandle as a Piscina task signal', () => {
   it('stops a running task at once and the pool serves the next call on a new thread', async () => {
