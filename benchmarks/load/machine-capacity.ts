@@ -52,19 +52,19 @@ function callRate(durationMs: number, rounds: number): Promise<number> {
 }
 
 /**
- * Alternates a 1-thread and an all-threads measurement `pairs` times and keeps the median of each,
- * so one noisy second on a shared machine does not set the ceiling.
+ * Alternates a 1-thread, an all-threads and a main-thread measurement `repeats` times and keeps the
+ * median of each, so one noisy second on a shared machine does not set the ceiling.
  */
 export async function measureCapacity(
   threads: number,
   durationMs: number,
   rounds: number,
-  pairs = 3,
+  repeats = 3,
 ): Promise<MachineCapacity> {
   const one: number[] = [];
   const all: number[] = [];
   const main: number[] = [];
-  for (let pair = 0; pair < pairs; pair++) {
+  for (let repeat = 0; repeat < repeats; repeat++) {
     one.push(await callRate(durationMs, rounds));
     const rates = await Promise.all(Array.from({ length: threads }, () => callRate(durationMs, rounds)));
     all.push(rates.reduce((sum, rate) => sum + rate, 0));
