@@ -4,14 +4,11 @@
  * and at most one progress message per PROGRESS_INTERVAL_MS (the last step always goes out), so a
  * handler may report from its inner loop without flooding the server.
  */
+import type { CallEvent } from '../lib/engine/worker-protocol.js';
 import type { LogLevel } from '../lib/tools/tool-context.js';
 import { LOG_LEVELS } from '../lib/tools/tool-context.js';
 
 const PROGRESS_INTERVAL_MS = 20;
-
-export type ReportedEvent =
-  | { weft: 'progress'; callId: number; progress: number; total?: number; message?: string }
-  | { weft: 'log'; callId: number; level: LogLevel; data: unknown };
 
 export interface ReportingTask {
   callId: number;
@@ -21,7 +18,7 @@ export interface ReportingTask {
 
 export function createEventReporter(
   task: ReportingTask,
-  post: (event: ReportedEvent) => void,
+  post: (event: CallEvent) => void,
 ): {
   progress(progress: number, total?: number, message?: string): void;
   log(level: LogLevel, data: unknown): void;
@@ -37,7 +34,7 @@ export function createEventReporter(
       if (!final && now - lastSentAt < PROGRESS_INTERVAL_MS) return;
       lastProgress = progress;
       lastSentAt = now;
-      const event: ReportedEvent = { weft: 'progress', callId, progress };
+      const event: CallEvent = { weft: 'progress', callId, progress };
       if (total !== undefined) event.total = total;
       if (message !== undefined) event.message = message;
       post(event);

@@ -12,7 +12,7 @@
  */
 import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
 import { AbandonCode, abandonReason, FLAG_SLOTS } from '../lib/engine/abandon-reason.js';
-import { FLAG_LENGTH, flagView } from '../lib/engine/cancel-flags.js';
+import { FLAG_BYTES, flagView } from '../lib/engine/cancel-flags.js';
 import type { ClientReply, PoolTask, PoolWorkerData, WorkerEvent } from '../lib/engine/worker-protocol.js';
 import {
   CallAbandonedError,
@@ -42,7 +42,7 @@ function flagOf({ flagSlot }: PoolTask): Int32Array {
  * is over, so stray code the handler left running (a timer, an unawaited promise) must not read
  * that call's flag, nor mark it as watched.
  */
-const FINISHED_FLAG = new Int32Array(new SharedArrayBuffer(FLAG_LENGTH * Int32Array.BYTES_PER_ELEMENT));
+const FINISHED_FLAG = new Int32Array(new SharedArrayBuffer(FLAG_BYTES));
 Atomics.store(FINISHED_FLAG, FLAG_SLOTS.reason, AbandonCode.Finished);
 
 export class WorkerToolContext implements ToolContext {

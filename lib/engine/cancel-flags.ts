@@ -13,8 +13,9 @@
  */
 import { FLAG_SLOTS } from './abandon-reason.js';
 
-/** Int32 fields in one call's flag. */
+/** Int32 fields in one call's flag, and the bytes they take. */
 export const FLAG_LENGTH = Object.keys(FLAG_SLOTS).length;
+export const FLAG_BYTES = FLAG_LENGTH * Int32Array.BYTES_PER_ELEMENT;
 
 export class CancelFlags {
   /** Sent to every thread of the pool once, as workerData. */
@@ -23,7 +24,7 @@ export class CancelFlags {
   readonly #free: number[];
 
   constructor(capacity: number) {
-    this.buffer = new SharedArrayBuffer(capacity * FLAG_LENGTH * Int32Array.BYTES_PER_ELEMENT);
+    this.buffer = new SharedArrayBuffer(capacity * FLAG_BYTES);
     this.#views = Array.from({ length: capacity }, (_, slot) => flagView(this.buffer, slot));
     // Popped from the end: slot 0 first, which keeps a quiet pool on the same few cache lines.
     this.#free = this.#views.map((_, slot) => capacity - 1 - slot);
@@ -61,5 +62,5 @@ export class CancelFlags {
 
 /** One call's flag inside a pool's buffer; the worker side builds the same view from its slot. */
 export function flagView(buffer: SharedArrayBuffer, slot: number): Int32Array {
-  return new Int32Array(buffer, slot * FLAG_LENGTH * Int32Array.BYTES_PER_ELEMENT, FLAG_LENGTH);
+  return new Int32Array(buffer, slot * FLAG_BYTES, FLAG_LENGTH);
 }

@@ -25,6 +25,7 @@ import { TaskAbortHandle } from './task-abort-handle.js';
 import { envKey, workerEnv } from './worker-env.js';
 import {
   type ClientReply,
+  deliverCallEvent,
   isWorkerEvent,
   type PoolTask,
   type PoolTaskResult,
@@ -128,7 +129,7 @@ export class PoolExecutor {
           deadline: call.budgetMs > 0 ? Date.now() + call.budgetMs : undefined,
           wantsProgress: call.events.progress !== undefined,
           minLogLevel: call.events.minLogLevel,
-          ...(call.peer ? { clientCapabilities: call.peer.clientCapabilities } : {}),
+          clientCapabilities: call.peer?.clientCapabilities,
         };
         const abort = new TaskAbortHandle();
         let released = false;
@@ -294,8 +295,7 @@ export class PoolExecutor {
         return;
       }
       if (!sink) return; // the call is over: late events are dropped
-      if (event.weft === 'progress') sink.events.progress?.(event.progress, event.total, event.message);
-      else sink.events.log(event.level, event.data);
+      deliverCallEvent(sink.events, event);
       sink.received++;
       if (sink.expected !== undefined && sink.received >= sink.expected) sink.caughtUp?.();
     });

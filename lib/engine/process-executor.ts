@@ -22,7 +22,7 @@ import { decideWorkerDied, resultOutcome, runPooledCall } from './pooled-call.js
 import { isProcessEvent, type ProcessEvent, type ProcessTask } from './process-protocol.js';
 import { killProcessTree } from './process-tree.js';
 import { envKey, workerEnv } from './worker-env.js';
-import type { PoolTaskResult } from './worker-protocol.js';
+import { deliverCallEvent, type PoolTaskResult } from './worker-protocol.js';
 
 const PROCESS_ENTRY = fileURLToPath(new URL('../../workers/process-entry.js', import.meta.url));
 
@@ -164,8 +164,7 @@ export class ProcessExecutor {
       return;
     }
     if (entry.killOnStart || entry.killed) return;
-    if (event.weft === 'progress') entry.events.progress?.(event.progress, event.total, event.message);
-    else entry.events.log(event.level, event.data);
+    deliverCallEvent(entry.events, event);
   }
 
   #kill(callId: number, entry: RunningCall): void {

@@ -6,7 +6,7 @@
  * when the call starts (`started`), so that it can kill that process and everything it spawned.
  * Progress and log events travel on the same IPC channel as the task's result.
  */
-import type { LogLevel } from '../tools/tool-context.js';
+import type { CallEvent } from './worker-protocol.js';
 
 export interface ProcessTask {
   callId: number;
@@ -20,10 +20,7 @@ export interface ProcessTask {
   minLogLevel: number;
 }
 
-export type ProcessEvent =
-  | { weft: 'started'; callId: number; pid: number }
-  | { weft: 'progress'; callId: number; progress: number; total?: number; message?: string }
-  | { weft: 'log'; callId: number; level: LogLevel; data: unknown };
+export type ProcessEvent = { weft: 'started'; callId: number; pid: number } | CallEvent;
 
 export function isProcessEvent(message: unknown): message is ProcessEvent {
   return (

@@ -8,6 +8,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { LogLevel } from '../tools/tool-context.js';
+import type { CallEvents } from './engine-call.js';
 
 /** What every thread of a pool is given once, when it starts. */
 export interface PoolWorkerData {
@@ -27,7 +28,7 @@ export interface PoolTask {
   wantsProgress: boolean;
   /** Index into LOG_LEVELS of the least severe level the client wants; LOG_LEVELS.length = none. */
   minLogLevel: number;
-  /** What the client declared at initialize; absent when there is no client to ask (ctx.elicit...). */
+  /** What the client declared at initialize; undefined when there is no client to ask (ctx.elicit...). */
   clientCapabilities?: Record<string, unknown>;
 }
 
@@ -41,9 +42,22 @@ export type PoolTaskResult =
   | { ok: true; value: unknown; events: number }
   | { ok: false; message: string; abandoned: boolean; events: number };
 
-export type WorkerEvent =
+/**
+ * A handler's progress or log line, sent from wherever it runs (pool thread or pool process) to the
+ * main thread; workers/event-reporter.ts makes them, `deliverCallEvent` hands them on.
+ */
+export type CallEvent =
   | { weft: 'progress'; callId: number; progress: number; total?: number; message?: string }
-  | { weft: 'log'; callId: number; level: LogLevel; data: unknown }
+  | { weft: 'log'; callId: number; level: LogLevel; data: unknown };
+
+/** Passes a worker's progress or log event to the call it belongs to. */
+export function deliverCallEvent(events: CallEvents, event: CallEvent): void {
+  if (event.weft === 'progress') events.progress?.(event.progress, event.total, event.message);
+  else events.log(event.level, event.data);
+}
+
+export type WorkerEvent =
+  | CallEvent
   | { weft: 'request'; callId: number; method: string; params: Record<string, unknown>; reply: MessagePort };
 
 /** What the main thread posts on a request's reply port. */
