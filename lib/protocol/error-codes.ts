@@ -1,8 +1,9 @@
 /**
  * JSON-RPC 2.0 error codes as numbers on the wire.
  *
- * The standard ones come from the JSON-RPC spec; `Overloaded` is weft's own, taken from the
- * implementation-defined range (-32000..-32019) so clients can tell "try later" apart from a bug.
+ * The standard ones come from the JSON-RPC spec. `Overloaded` and `ShuttingDown` are weft's own, from
+ * the implementation-defined range (-32000..-32019), so clients can tell "try later" apart from a bug.
+ * -32020..-32022 are the 2026-07-28 specification's own codes.
  */
 export const ErrorCode = {
   ParseError: -32700,
@@ -14,6 +15,12 @@ export const ErrorCode = {
   Overloaded: -32010,
   /** The server is stopping: it finishes what it has, and takes nothing new. */
   ShuttingDown: -32011,
+  /** 2026-07-28: an HTTP header (Mcp-Method, Mcp-Name, Mcp-Param-*, the version) disagrees with the body. */
+  HeaderMismatch: -32020,
+  /** 2026-07-28: the request needs a client capability its `clientCapabilities` lacks. */
+  MissingRequiredClientCapability: -32021,
+  /** 2026-07-28: the request's protocol version is not one this server speaks. */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 export type ErrorCodeValue = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -1,0 +1,97 @@
+/**
+ * The two protocol eras, and the one place that decides which era a message belongs to.
+ *
+ * The legacy era (2024-11-05 .. 2025-11-25) negotiates once, at `initialize`, and keeps what it learned
+ * in a session. The modern era (2026-07-28) is stateless: every request carries its version and the
+ * client's capabilities in `params._meta`, so a message is classified on its own, never from what an
+ * earlier message said. Everything era-specific downstream (result shapes, method tables, HTTP
+ * statuses) keys off the `Era` this module returns; transports and the engine never re-derive it.
+ */
+import { ErrorCode } from './error-codes.js';
+import { ProtocolError } from './protocol-error.js';
+
+export type Era = 'legacy' | 'modern';
+
+/** Versions of the stateless era weft serves, newest first. */
+export const MODERN_VERSIONS = ['2026-07-28'] as const;
+export type ModernVersion = (typeof MODERN_VERSIONS)[number];
+export const LATEST_MODERN_VERSION: ModernVersion = '2026-07-28';
+
+/** `_meta` keys of the modern envelope (reverse-DNS, as the 2026-07-28 schema names them). */
+export const META = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  clientInfo: 'io.modelcontextprotocol/clientInfo',
+  logLevel: 'io.modelcontextprotocol/logLevel',
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
+} as const;
+
+/** The one method a modern client may send before it knows anything about the server. */
+export const DISCOVER_METHOD = 'server/discover';
+
+/** What a modern request said about itself, checked once and carried with it. */
+export interface ModernEnvelope {
+  version: ModernVersion;
+  clientCapabilities: Record<string, unknown>;
+  clientInfo?: Record<string, unknown>;
+  /** The `logLevel` the request opted in to, if any (validated by the router, which knows levels). */
+  logLevel?: unknown;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A message is modern when its `_meta` names a protocol version, or when it is `server/discover`
+ * (which is modern even with a broken envelope, so that the envelope error is reported in the
+ * modern shape). Everything else, `initialize` and session traffic included, is legacy.
+ */
+export function eraOf(method: string, params: Record<string, unknown> | undefined): Era {
+  if (method === DISCOVER_METHOD) return 'modern';
+  const meta = params?._meta;
+  return isPlainObject(meta) && META.protocolVersion in meta ? 'modern' : 'legacy';
+}
+
+export function isModernVersion(version: unknown): version is ModernVersion {
+  return typeof version === 'string' && (MODERN_VERSIONS as readonly string[]).includes(version);
+}
+
+/**
+ * Checks a modern request's envelope, in the order clients and the conformance suite rely on: a
+ * missing `_meta` or missing required key -> -32602; an unsupported version -> -32022 with
+ * `data.supported` and `data.requested`.
+ */
+export function readModernEnvelope(params: Record<string, unknown> | undefined): ModernEnvelope {
+  const meta = params?._meta;
+  if (!isPlainObject(meta)) {
+    throw ProtocolError.invalidParams(
+      `A ${LATEST_MODERN_VERSION} request needs params._meta with "${META.protocolVersion}" and "${META.clientCapabilities}"`,
+    );
+  }
+  const version = meta[META.protocolVersion];
+  if (typeof version !== 'string') {
+    throw ProtocolError.invalidParams(`params._meta["${META.protocolVersion}"] must be a version string`);
+  }
+  const capabilities = meta[META.clientCapabilities];
+  if (!isPlainObject(capabilities)) {
+    throw ProtocolError.invalidParams(
+      `params._meta["${META.clientCapabilities}"] must be an object ({} when the client declares none)`,
+    );
+  }
+  if (!isModernVersion(version)) throw unsupportedVersion(version);
+  const envelope: ModernEnvelope = { version, clientCapabilities: capabilities };
+  const clientInfo = meta[META.clientInfo];
+  if (isPlainObject(clientInfo)) envelope.clientInfo = clientInfo;
+  if (META.logLevel in meta) envelope.logLevel = meta[META.logLevel];
+  return envelope;
+}
+
+export function unsupportedVersion(requested: string): ProtocolError {
+  return new ProtocolError(
+    ErrorCode.UnsupportedProtocolVersion,
+    `Unsupported protocol version ${JSON.stringify(requested)}; this server speaks ${MODERN_VERSIONS.join(', ')} (and the legacy versions through initialize)`,
+    { supported: [...MODERN_VERSIONS], requested },
+  );
+}
