@@ -12,6 +12,7 @@ import { killChildProcessTrees } from './engine/process-tree.js';
 import type { PromptDefinition } from './prompts/prompt-definition.js';
 import { PromptRegistry } from './prompts/prompt-registry.js';
 import { notification } from './protocol/json-rpc.js';
+import { encodeMessage } from './protocol/message-encoding.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './resources/resource-definition.js';
 import { ResourceRegistry } from './resources/resource-registry.js';
 import { addCompletionMethods } from './router/completion-methods.js';
@@ -177,6 +178,7 @@ export class McpServer {
     return {
       session,
       receive: (value, replyTo) => router.receive(session, value, replyTo),
+      encode: (message) => encodeMessage(message, this.#logError),
       close: () => {
         session.close();
         this.#sessions.delete(session);

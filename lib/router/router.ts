@@ -5,16 +5,15 @@
  * and turns thrown ProtocolErrors into error responses. Any other exception is a bug: the client gets
  * a plain -32603 and the detail goes to the server log. Nothing here blocks: slow work is the
  * engine's, and a method handler that returns a promise is answered when it settles.
+ *
+ * Every result is encoded here, once, before it is sent: a result that cannot be sent as JSON is a
+ * -32603 under its id (detail in the log) instead of a throw inside a transport and a lost call.
+ * tools/call hands over results it already encoded, having turned such failures into tool errors.
  */
 
 import { ErrorCode } from '../protocol/error-codes.js';
-import {
-  classify,
-  failure,
-  type JsonRpcMessage,
-  type JsonRpcRequest,
-  success,
-} from '../protocol/json-rpc.js';
+import { classify, failure, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
+import { EncodedResult, encodedSuccess, encodeJson } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { allowsBatches } from '../protocol/versions.js';
 import { type MethodHandler, NO_RESPONSE } from './method-table.js';
@@ -118,14 +117,35 @@ export class Router {
     }
     if (result instanceof Promise) {
       return result.then(
-        (value) => {
-          if (value !== NO_RESPONSE) sink.send(success(request.id, value));
-        },
+        (value) => this.#answer(request, value, sink),
         (error) => sink.send(this.#errorResponse(request, error)),
       );
     }
-    if (result !== NO_RESPONSE) sink.send(success(request.id, result));
+    this.#answer(request, result, sink);
     return undefined;
+  }
+
+  #answer(request: JsonRpcRequest, value: unknown, sink: MessageSink): void {
+    if (value === NO_RESPONSE) return;
+    if (value instanceof EncodedResult) {
+      sink.send(encodedSuccess(request.id, value.value, value.text));
+      return;
+    }
+    const json = encodeJson(value);
+    if (json.ok) {
+      sink.send(encodedSuccess(request.id, value, json.text));
+      return;
+    }
+    this.#logError(`weft: the result of ${request.method} cannot be sent as JSON: ${json.problem}`);
+    sink.send(
+      failure(
+        request.id,
+        new ProtocolError(
+          ErrorCode.InternalError,
+          'Internal error: the server could not encode its result (details are in the server log)',
+        ),
+      ),
+    );
   }
 
   #errorResponse(request: JsonRpcRequest, error: unknown) {

@@ -5,6 +5,8 @@
  * against the schema compiled at registration, it runs on the engine, and its outcome is mapped to
  * the wire: results and tool errors as CallToolResults, a cancelled call as no response at all, a
  * dead worker as -32603 (details in the server log), a full queue as an immediate "overloaded".
+ * A successful result is checked and encoded here, once: one that is not a valid CallToolResult or
+ * cannot be sent as JSON becomes an `isError` result under the same id, never a lost call.
  */
 
 import { effectiveBudgetMs } from '../engine/deadline.js';
@@ -13,9 +15,17 @@ import type { CallEvents, CallPeer } from '../engine/engine-call.js';
 import type { Outcome } from '../engine/outcome.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { notification } from '../protocol/json-rpc.js';
+import { EncodedResult, encodeJson } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
+import type { CallToolResult } from '../tools/content.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
-import { invalidArguments, shapeSuccess, timeoutResult, toolFailure } from '../tools/result-shaping.js';
+import {
+  invalidArguments,
+  shapeSuccess,
+  timeoutResult,
+  toolFailure,
+  unsendable,
+} from '../tools/result-shaping.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { decodeCursor, encodeCursor, firstAfter } from './cursor.js';
 import { type MethodContext, NO_RESPONSE } from './method-table.js';
@@ -106,7 +116,7 @@ function callEvents({ session, params, sink }: MethodContext, tool: RegisteredTo
 function toWire(tool: RegisteredTool, outcome: Outcome): unknown {
   switch (outcome.kind) {
     case 'ok':
-      return shapeSuccess(tool, outcome.value);
+      return sendableSuccess(tool, outcome.value);
     case 'tool-error':
       return toolFailure(tool, outcome.message);
     case 'timeout':
@@ -126,5 +136,30 @@ function toWire(tool: RegisteredTool, outcome: Outcome): unknown {
       );
     case 'overloaded':
       throw new ProtocolError(ErrorCode.Overloaded, outcome.reason);
+  }
+}
+
+/**
+ * The handler's value as a checked CallToolResult with its JSON text, so the router sends it without
+ * encoding it again. Reading the value may run tool code (getters, `toJSON`, a Proxy), which may
+ * throw: that too is the tool's failure, answered as one.
+ */
+function sendableSuccess(tool: RegisteredTool, value: unknown): EncodedResult | CallToolResult {
+  let result: CallToolResult;
+  try {
+    result = shapeSuccess(tool, value);
+  } catch (error) {
+    return unsendable(tool, `reading it threw: ${thrownMessage(error)}`);
+  }
+  const json = encodeJson(result);
+  return json.ok ? new EncodedResult(result, json.text) : unsendable(tool, json.problem);
+}
+
+/** What a throw says, even when the thrown value is itself hostile (a throwing toString). */
+function thrownMessage(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'a value that cannot be described';
   }
 }
