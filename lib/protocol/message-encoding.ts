@@ -94,11 +94,12 @@ function encodeOne(message: JsonRpcMessage, report: EncodingReport): string | un
 
 /** Says what made JSON.stringify fail, in words a tool author can act on. */
 function whyNotJson(value: unknown, error: unknown): string {
-  const bigintAt = findBigInt(value);
-  if (bigintAt !== undefined) {
-    return `a BigInt at ${bigintAt} (JSON has no BigInt: convert it with String() or Number())`;
-  }
   const message = oneLine(error instanceof Error ? error.message : String(error));
+  if (error instanceof TypeError && /BigInt/.test(message)) {
+    const at = findBigInt(value);
+    if (at !== undefined)
+      return `a BigInt at ${at} (JSON has no BigInt: convert it with String() or Number())`;
+  }
   if (error instanceof TypeError && message.startsWith('Converting circular structure')) {
     const where = message
       .replace(/^Converting circular structure to JSON\s*/, '')
