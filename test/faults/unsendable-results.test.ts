@@ -101,10 +101,9 @@ describe('results that cannot be sent, from every executor over every transport'
     server = new RawStdioClient(SERVER);
     await server.initialize();
     const until = Date.now() + 10_000;
-    let urls: RegExpExecArray | null = null;
-    while (!(urls = /(http:\S+) (ws:\S+)/.exec(server.stderr)) && Date.now() < until) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const addresses = () => /(http:\S+) (ws:\S+)/.exec(server.stderr);
+    while (!addresses() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    const urls = addresses();
     assert.ok(urls, `the server did not print its addresses:\n${server.stderr}`);
     peers.stdio = stdioPeer(server);
     peers.http = await httpPeer(urls[1]!);
