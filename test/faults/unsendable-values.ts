@@ -185,3 +185,100 @@ export const UNSENDABLE_TOOLS: Array<{ tool: DefinedTool; side: 'inline' | 'work
   { tool: unsendableThread as DefinedTool, side: 'worker' },
   { tool: unsendableProcess as DefinedTool, side: 'worker' },
 ];
+
+/**
+ * A random result for the router property test: JSON data (`base`) with one poison planted in it,
+ * shaped as plain data, as structuredContent, or as a content block's fields. Generated as JSON (so
+ * it travels as a call's arguments) and built into the hostile value by the handler.
+ */
+export interface Recipe {
+  base: unknown;
+  poison: 'none' | 'bigint' | 'cycle' | 'getter' | 'toJSON' | 'function' | 'symbol' | 'proxy' | 'deep';
+  shape: 'data' | 'structured' | 'block' | 'content';
+  /** The block's type when shape is 'block' (any string: known types and unknown ones). */
+  blockType: string;
+}
+
+export const POISONS: Recipe['poison'][] = [
+  'none',
+  'bigint',
+  'cycle',
+  'getter',
+  'toJSON',
+  'function',
+  'symbol',
+  'proxy',
+  'deep',
+];
+
+function poisonValue(poison: Recipe['poison'], holder: Record<string, unknown>): unknown {
+  switch (poison) {
+    case 'none':
+      return 'plain';
+    case 'bigint':
+      return 12345678901234567890n;
+    case 'cycle':
+      return holder;
+    case 'getter':
+      return {
+        get broken(): never {
+          throw new Error('a getter broke');
+        },
+      };
+    case 'toJSON':
+      return {
+        toJSON(): never {
+          throw new Error('a toJSON broke');
+        },
+      };
+    case 'function':
+      return () => 'fn';
+    case 'symbol':
+      return Symbol('s');
+    case 'proxy':
+      return new Proxy(
+        {},
+        {
+          ownKeys() {
+            throw new Error('a proxy trap broke');
+          },
+        },
+      );
+    case 'deep':
+      return nested(50_000);
+  }
+}
+
+export function buildRecipe({ base, poison, shape, blockType }: Recipe): unknown {
+  const holder: Record<string, unknown> = { base };
+  holder.poison = poisonValue(poison, holder);
+  switch (shape) {
+    case 'data':
+      return holder;
+    case 'structured':
+      return { content: text('x'), structuredContent: holder };
+    case 'block':
+      return { content: [{ ...holder, type: blockType }] };
+    case 'content':
+      return { content: base };
+  }
+}
+
+const recipeArgs = { type: 'object' } as const;
+
+export const recipeInline = defineTool({
+  name: 'recipe_inline',
+  description: 'Returns the value a recipe describes, on the event loop.',
+  inputSchema: recipeArgs,
+  handler: (args) => buildRecipe(args as unknown as Recipe),
+});
+
+export const recipeThread = defineTool({
+  name: 'recipe_thread',
+  description: 'Returns the value a recipe describes, from a pool thread.',
+  inputSchema: recipeArgs,
+  blocking: true,
+  module: import.meta.url,
+  export: 'recipeThread',
+  handler: (args) => buildRecipe(args as unknown as Recipe),
+});
