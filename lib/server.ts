@@ -64,7 +64,6 @@ export class McpServer {
       maxQueue: options.pool?.maxQueue ?? 256,
       graceMs: options.pool?.graceMs ?? 200,
       niceIncrement: options.pool?.niceIncrement ?? 10,
-      maxResultBytes: options.maxResultBytes ?? 16 * 1024 * 1024,
       maxCallsInFlight: options.maxCallsInFlight ?? 10_000,
       logError: this.#logError,
     });
@@ -95,6 +94,7 @@ export class McpServer {
       registry: this.#registry,
       engine: this.#engine,
       timeoutMs: options.timeoutMs ?? 0,
+      maxResultBytes: options.maxResultBytes ?? 16 * 1024 * 1024,
       pageSize: options.pageSize ?? 100,
       isClosing: () => this.#closing !== undefined,
       peer: (ctx) => callPeer(parts, ctx),

@@ -23,6 +23,7 @@ import {
   invalidArguments,
   shapeSuccess,
   timeoutResult,
+  tooLarge,
   toolFailure,
   unsendable,
 } from '../tools/result-shaping.js';
@@ -36,6 +37,8 @@ export interface ToolMethodOptions {
   engine: Engine;
   /** The server-wide deadline (0 = none); tools may only tighten it. */
   timeoutMs: number;
+  /** Largest result, as the JSON text that is sent; a larger one becomes a tool error. 0 = no cap. */
+  maxResultBytes: number;
   pageSize: number;
   /** True once the server has begun to shut down: new calls are refused. */
   isClosing: () => boolean;
@@ -88,7 +91,7 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
         events: callEvents(ctx, tool),
         ...(options.peer ? { peer: options.peer(ctx) } : {}),
       });
-      return toWire(tool, outcome);
+      return toWire(tool, outcome, options.maxResultBytes);
     } finally {
       session.end(request.id);
     }
@@ -113,10 +116,10 @@ function callEvents({ session, params, sink }: MethodContext, tool: RegisteredTo
   return events;
 }
 
-function toWire(tool: RegisteredTool, outcome: Outcome): unknown {
+function toWire(tool: RegisteredTool, outcome: Outcome, maxResultBytes: number): unknown {
   switch (outcome.kind) {
     case 'ok':
-      return sendableSuccess(tool, outcome.value);
+      return sendableSuccess(tool, outcome.value, maxResultBytes);
     case 'tool-error':
       return toolFailure(tool, outcome.message);
     case 'timeout':
@@ -141,10 +144,15 @@ function toWire(tool: RegisteredTool, outcome: Outcome): unknown {
 
 /**
  * The handler's value as a checked CallToolResult with its JSON text, so the router sends it without
- * encoding it again. Reading the value may run tool code (getters, `toJSON`, a Proxy), which may
- * throw: that too is the tool's failure, answered as one.
+ * encoding it again, and the size cap is measured on that same text (no second stringify). Reading
+ * the value may run tool code (getters, `toJSON`, a Proxy), which may throw: that too is the tool's
+ * failure, answered as one.
  */
-function sendableSuccess(tool: RegisteredTool, value: unknown): EncodedResult | CallToolResult {
+function sendableSuccess(
+  tool: RegisteredTool,
+  value: unknown,
+  maxResultBytes: number,
+): EncodedResult | CallToolResult {
   let result: CallToolResult;
   try {
     result = shapeSuccess(tool, value);
@@ -152,7 +160,11 @@ function sendableSuccess(tool: RegisteredTool, value: unknown): EncodedResult | 
     return unsendable(tool, `reading it threw: ${thrownMessage(error)}`);
   }
   const json = encodeJson(result);
-  return json.ok ? new EncodedResult(result, json.text) : unsendable(tool, json.problem);
+  if (!json.ok) return unsendable(tool, json.problem);
+  // UTF-16 code units: a close, cheap bound on the bytes (exact for ASCII, which JSON mostly is).
+  if (maxResultBytes > 0 && json.text.length > maxResultBytes)
+    return tooLarge(tool, json.text.length, maxResultBytes);
+  return new EncodedResult(result, json.text);
 }
 
 /** What a throw says, even when the thrown value is itself hostile (a throwing toString). */

@@ -46,6 +46,18 @@ export function shapeSuccess(tool: RegisteredTool, value: unknown): CallToolResu
   return json.ok ? textResult(json.text) : unsendable(tool, json.problem);
 }
 
+/**
+ * A result past `maxResultBytes`: it would hold the memory and the connection for every other call,
+ * so it is dropped, never truncated silently, and the model is told how to ask for less.
+ */
+export function tooLarge(tool: RegisteredTool, size: number, maxResultBytes: number): CallToolResult {
+  return toolFailure(
+    tool,
+    `Tool "${tool.name}" returned about ${size} bytes, more than this server's limit of ` +
+      `${maxResultBytes} bytes (maxResultBytes); ask for less data, or page through it`,
+  );
+}
+
 /** The result of a handler whose value cannot be turned into JSON (see protocol/message-encoding). */
 export function unsendable(tool: RegisteredTool, problem: string): CallToolResult {
   return toolFailure(tool, `Tool "${tool.name}" returned a value that cannot be sent as JSON: ${problem}`);
