@@ -8,7 +8,7 @@
  * executors cannot drift apart on it.
  */
 import type { AbandonReason } from './abandon-reason.js';
-import { type Admission, OverloadedError, type Release } from './admission.js';
+import { type Admission, OverloadedError, type QueuedWait, type Release } from './admission.js';
 import type { CancelReason } from './cancellation.js';
 import type { EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
@@ -55,8 +55,8 @@ class PooledCall implements CallDecision {
   readonly #hooks: PooledCallHooks;
   readonly #resolve: (outcome: Outcome) => void;
   #work: StartedWork | undefined;
-  /** Made only when the call has to queue for a slot. */
-  #stopWaiting: AbortController | undefined;
+  /** Set while the call waits in the queue for a slot. */
+  #waiting: QueuedWait | undefined;
   #deadlineTimer: NodeJS.Timeout | undefined;
   readonly #onCancel = (reason: CancelReason) => this.#abandon(reason);
 
@@ -102,7 +102,7 @@ class PooledCall implements CallDecision {
         : { kind: 'cancelled', reason },
     );
     if (this.#work) this.#work.abandon(reason);
-    else this.#stopWaiting?.abort(reason);
+    else this.#waiting?.withdraw();
   }
 
   #start(release: Release): void {
@@ -115,18 +115,13 @@ class PooledCall implements CallDecision {
   }
 
   #queue(): void {
-    const stopWaiting = new AbortController();
-    this.#stopWaiting = stopWaiting;
-    this.#admission.acquire(this.#call.tool, true, stopWaiting.signal).then(
-      (release) => {
-        if (this.decided) release();
-        else this.#start(release);
-      },
-      (error: unknown) => {
-        if (error instanceof OverloadedError) this.decide({ kind: 'overloaded', reason: error.message });
-        // Otherwise the call was abandoned while it waited; its outcome is already decided.
-      },
-    );
+    const wait = this.#admission.enqueue(this.#call.tool, true, (release) => {
+      this.#waiting = undefined;
+      if (this.decided) release();
+      else this.#start(release);
+    });
+    if (wait instanceof OverloadedError) this.decide({ kind: 'overloaded', reason: wait.message });
+    else this.#waiting = wait;
   }
 }
 
