@@ -27,8 +27,12 @@ export interface StartedWork {
 }
 
 export interface PooledCallHooks {
-  /** Starts the work in the slot it was given; the executor gives the slot back when it is free. */
-  start(release: Release, decision: CallDecision): StartedWork;
+  /**
+   * Starts the work in the slot it was given; the executor gives the slot back when it is free.
+   * `waited` says the call queued for the slot: it starts inside the release of the call before it,
+   * which is the moment that call's thread fell idle.
+   */
+  start(release: Release, decision: CallDecision, waited: boolean): StartedWork;
   /** Runs once, as the outcome is decided, whatever decided it. */
   onDecided?(outcome: Outcome): void;
   /** True when the executor is closing: a slot granted now is handed back and the call cancelled. */
@@ -76,7 +80,7 @@ class PooledCall implements CallDecision {
     }
     // The common case, a free slot, starts at once: no promise hop, no AbortController.
     const free = this.#admission.tryAcquire(call.tool, true);
-    if (free) this.#start(free);
+    if (free) this.#start(free, false);
     else this.#queue();
     // The deadline and the cancel listener are armed once the work has started or queued. Nothing
     // can decide the call in between: all of this runs in one synchronous turn.
@@ -105,20 +109,20 @@ class PooledCall implements CallDecision {
     else this.#waiting?.withdraw();
   }
 
-  #start(release: Release): void {
+  #start(release: Release, waited: boolean): void {
     if (this.#hooks.isClosed?.()) {
       release();
       this.decide({ kind: 'cancelled', reason: 'shutdown' });
       return;
     }
-    this.#work = this.#hooks.start(release, this);
+    this.#work = this.#hooks.start(release, this, waited);
   }
 
   #queue(): void {
     const wait = this.#admission.enqueue(this.#call.tool, true, (release) => {
       this.#waiting = undefined;
       if (this.decided) release();
-      else this.#start(release);
+      else this.#start(release, true);
     });
     if (wait instanceof OverloadedError) this.decide({ kind: 'overloaded', reason: wait.message });
     else this.#waiting = wait;
