@@ -117,11 +117,16 @@ function blockingThroughputTarget(measurements: readonly Measurement[]): TargetC
     const peer = rate('sdk-piscina');
     if (weft === undefined || peer === undefined) return unmeasured(target);
     const floor = rate('bare-piscina');
+    // The ratio of the rounds (each round's windows side by side) when there is one; it is what
+    // the target is about, and the machine's noise cancels in it better than in two medians.
+    const ratio =
+      find(measurements, 'blocking-throughput', 'weft', 'rate_over_sdk_piscina', { concurrency })?.value ??
+      weft / peer;
     parts.push(
-      `c=${concurrency}: ${formatNumber(weft)} vs ${formatNumber(peer)} calls/s, ${formatNumber(weft / peer)}x` +
+      `c=${concurrency}: ${formatNumber(weft)} vs ${formatNumber(peer)} calls/s, ${formatNumber(ratio)}x` +
         (floor === undefined ? '' : ` (bare Piscina: ${formatNumber(floor)})`),
     );
-    met &&= weft >= 1.2 * peer;
+    met &&= ratio >= 1.2;
   }
   return { target, measured: parts.join('; '), met };
 }
