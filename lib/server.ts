@@ -15,10 +15,12 @@ import { notification } from './protocol/json-rpc.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './resources/resource-definition.js';
 import { ResourceRegistry } from './resources/resource-registry.js';
 import { addCompletionMethods } from './router/completion-methods.js';
+import { addDiscoverMethod } from './router/discover-method.js';
 import { addLifecycleMethods } from './router/lifecycle-methods.js';
 import { addPromptMethods } from './router/prompt-methods.js';
 import { addResourceMethods } from './router/resource-methods.js';
 import { Router } from './router/router.js';
+import type { ServerIdentity } from './router/server-identity.js';
 import { type MessageSink, Session } from './router/session.js';
 import { addToolMethods } from './router/tool-methods.js';
 import { checkServerOptions, type ListenOptions, type McpServerOptions } from './server-options.js';
@@ -67,8 +69,7 @@ export class McpServer {
       maxCallsInFlight: options.maxCallsInFlight ?? 10_000,
       logError: this.#logError,
     });
-    this.#router = new Router(this.#logError);
-    addLifecycleMethods(this.#router, {
+    const identity: ServerIdentity = {
       serverInfo: {
         name: options.name,
         version: options.version,
@@ -76,7 +77,14 @@ export class McpServer {
       },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       capabilities: () => this.#capabilities(),
+    };
+    this.#router = new Router({
+      logError: this.#logError,
+      identity,
+      ...(options.cache === undefined ? {} : { cache: options.cache }),
     });
+    addLifecycleMethods(this.#router, identity);
+    addDiscoverMethod(this.#router, identity);
     this.#resources = new ResourceRegistry(() => this.#broadcast('notifications/resources/list_changed'));
     this.#prompts = new PromptRegistry(() => this.#broadcast('notifications/prompts/list_changed'));
     const parts: ServerParts = {
