@@ -194,7 +194,6 @@ export class McpServer {
     return {
       session,
       receive: (value, replyTo) => router.receive(session, value, replyTo),
-      knows: (method, era) => router.knows(method, era),
       close: () => {
         session.close();
         this.#sessions.delete(session);

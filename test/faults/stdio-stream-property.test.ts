@@ -90,7 +90,6 @@ test('the stdio transport answers every line once, however the stream is chunked
         const transport = new StdioTransport(
           (sink) => ({
             session: undefined as never,
-            knows: () => true,
             receive: (value) => {
               received.push(value);
               const id = (value as { id?: unknown } | null)?.id;
