@@ -17,6 +17,7 @@ import { ResourceRegistry } from './resources/resource-registry.js';
 import { addCompletionMethods } from './router/completion-methods.js';
 import { addDiscoverMethod } from './router/discover-method.js';
 import { addLifecycleMethods } from './router/lifecycle-methods.js';
+import { type ListChangedKind, ListenStreams } from './router/listen-streams.js';
 import { addPromptMethods } from './router/prompt-methods.js';
 import { addResourceMethods } from './router/resource-methods.js';
 import { Router } from './router/router.js';
@@ -45,6 +46,7 @@ export class McpServer {
   readonly #engine: Engine;
   readonly #router: Router;
   readonly #sessions = new Set<Session>();
+  readonly #listens: ListenStreams;
   readonly #logError: (message: string) => void;
   #closing: Promise<void> | undefined;
   #stdio: StdioTransport | undefined;
@@ -63,9 +65,7 @@ export class McpServer {
     checkServerOptions(options);
     this.#logError = options.logError ?? ((message) => process.stderr.write(`${message}\n`));
     this.#options = { shutdownGraceMs: 5_000, maxMessageBytes: 16 * 1024 * 1024, ...options };
-    this.#registry = new ToolRegistry(new SchemaCompiler(), () =>
-      this.#broadcast('notifications/tools/list_changed'),
-    );
+    this.#registry = new ToolRegistry(new SchemaCompiler(), () => this.#listChanged('tools'));
     this.#engine = new Engine({
       maxThreads: options.pool?.maxThreads ?? availableParallelism(),
       maxQueue: options.pool?.maxQueue ?? 256,
@@ -91,8 +91,13 @@ export class McpServer {
     });
     addLifecycleMethods(this.#router, identity);
     addDiscoverMethod(this.#router, identity);
-    this.#resources = new ResourceRegistry(() => this.#broadcast('notifications/resources/list_changed'));
-    this.#prompts = new PromptRegistry(() => this.#broadcast('notifications/prompts/list_changed'));
+    this.#resources = new ResourceRegistry(() => this.#listChanged('resources'));
+    this.#prompts = new PromptRegistry(() => this.#listChanged('prompts'));
+    this.#listens = new ListenStreams({
+      capabilities: () => this.#capabilities(),
+      hasResource: (uri) => this.#resources.has(uri),
+    });
+    this.#listens.addTo(this.#router);
     const parts: ServerParts = {
       router: this.#router,
       tools: this.#registry,
@@ -158,12 +163,16 @@ export class McpServer {
     return this.#prompts.remove(name);
   }
 
-  /** Tells every client subscribed to `uri` that it changed (`notifications/resources/updated`). */
+  /**
+   * Tells every client subscribed to `uri` that it changed (`notifications/resources/updated`):
+   * legacy sessions that called resources/subscribe, and listen streams that named it.
+   */
   resourceUpdated(uri: string): void {
     const message = resourceUpdatedNotification(uri);
     for (const session of this.#sessions) {
       if (!session.closed && session.subscriptions.has(uri)) session.sink.send(message);
     }
+    this.#listens.resourceUpdated(uri);
   }
 
   /**
@@ -267,6 +276,9 @@ export class McpServer {
   async #close(): Promise<void> {
     this.#stdio?.stopReading();
     for (const transport of this.#httpTransports) transport.stopAccepting();
+    // Listen streams never finish by themselves: they end first, gracefully (answered complete),
+    // so the grace period below is spent on calls only.
+    this.#listens.endAll();
     const deadline = Date.now() + this.#options.shutdownGraceMs;
     while (this.stats.inFlight > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -334,10 +346,12 @@ export class McpServer {
     return capabilities;
   }
 
-  #broadcast(method: string): void {
-    const message = notification(method);
+  /** A list changed: initialized legacy sessions hear it, and the listen streams that asked. */
+  #listChanged(kind: ListChangedKind): void {
+    const message = notification(`notifications/${kind}/list_changed`);
     for (const session of this.#sessions) {
       if (session.initialized && !session.closed) session.sink.send(message);
     }
+    this.#listens.listChanged(kind);
   }
 }

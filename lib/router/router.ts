@@ -15,6 +15,7 @@
 import {
   type Era,
   eraOf,
+  LATEST_MODERN_VERSION,
   MODERN_METHODS,
   MODERN_ONLY_METHODS,
   readModernEnvelope,
@@ -56,6 +57,22 @@ const AS_IS: Answering = {
   success: (request, value) => success(request.id, value),
   failure: (request, error) => failure(request.id, error),
 };
+
+/** -32601 for a modern request, saying whether the method is gone from the era or just not offered here. */
+function modernMethodNotFound(method: string): ProtocolError {
+  const rule = MODERN_METHODS.get(method);
+  if (rule?.capability !== undefined) {
+    return new ProtocolError(
+      ErrorCode.MethodNotFound,
+      `Method not found: ${method} (this server does not offer ${rule.capability}; see server/discover)`,
+    );
+  }
+  if (rule !== undefined) return ProtocolError.methodNotFound(method);
+  return new ProtocolError(
+    ErrorCode.MethodNotFound,
+    `Method not found: ${method} is not a method of protocol version ${LATEST_MODERN_VERSION}`,
+  );
+}
 
 export class Router {
   readonly #methods = new Map<string, MethodHandler>();
@@ -179,7 +196,7 @@ export class Router {
       return undefined;
     }
     if (!this.knows(request.method, 'modern')) {
-      sink.send(this.#modern.failure(request, ProtocolError.methodNotFound(request.method)));
+      sink.send(this.#modern.failure(request, modernMethodNotFound(request.method)));
       return undefined;
     }
     return this.#dispatch(session, request, sink, scope, this.#modern);
