@@ -13,6 +13,11 @@ import { ClientRequestTable } from './client-request-table.js';
 
 export interface MessageSink {
   send(message: JsonRpcMessage | JsonRpcMessage[]): void;
+  /**
+   * Bytes handed to this sink that the transport has not yet got out (its outbox and the socket's
+   * buffer), where it can tell. Long-lived streams hold their notifications back while it is large.
+   */
+  backlogBytes?(): number;
 }
 
 export class Session {

@@ -140,6 +140,7 @@ export class WebSocketTransport {
           socket.pause();
         }
       },
+      backlogBytes: () => socket.bufferedAmount,
     });
     socket.on('message', (data: RawData, isBinary: boolean) => {
       if (isBinary) {
