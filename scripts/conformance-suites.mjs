@@ -61,6 +61,8 @@ export function judge(suite, scenarios) {
   const failures = [];
   /** @type {{ scenario: string, passed: number, failed: number }[]} */
   const deferred = [];
+  /** SHOULD-level checks that did not hold: shown, never failing. */
+  const warnings = [];
   for (const [scenario, checks] of scenarios) {
     if (suite.scenarioDeferred(scenario)) {
       const failed = (checks ?? []).filter((check) => check.status === 'FAILURE').length;
@@ -82,7 +84,9 @@ export function judge(suite, scenarios) {
         continue;
       }
       if (failed) failures.push({ scenario, id: check.id, message: check.errorMessage ?? '' });
+      else if (check.status === 'WARNING')
+        warnings.push({ scenario, id: check.id, message: check.errorMessage ?? '' });
     }
   }
-  return { failures, deferred };
+  return { failures, deferred, warnings };
 }

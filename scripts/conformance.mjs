@@ -184,10 +184,9 @@ function readScenarios(output, outputDir) {
       // An unreadable file counts like a missing one.
     }
   }
-  const scenarios = new Map();
-  for (const [, name] of output.matchAll(/=== Running scenario: (\S+) ===/g))
-    scenarios.set(name, saved.get(name));
-  return scenarios;
+  const announced = [...output.matchAll(/=== Running scenario: (\S+) ===/g)].map(([, name]) => name);
+  if (announced.length === 0) return saved; // a single --scenario run announces nothing
+  return new Map(announced.map((name) => [name, saved.get(name)]));
 }
 
 /** Runs one suite against a server of its own; returns true when weft passed it. */
@@ -214,7 +213,9 @@ async function runOne(suite) {
   rmSync(outputDir, { recursive: true, force: true });
 
   const heading = `conformance ${suite.version}, ${suite.name}`;
-  const total = /Total: \d+ passed, \d+ failed(?:, \d+ warnings)?/.exec(run.output)?.[0];
+  // A whole run ends with "Total: ..."; a single scenario with "Passed: N/M, ...".
+  const total = (/Total: \d+ passed, \d+ failed(?:, \d+ warnings)?/.exec(run.output) ??
+    /Passed: \d+\/\d+, \d+ failed(?:, \d+ warnings)?/.exec(run.output))?.[0];
   if (!total || scenarios.size === 0) {
     console.error(
       `\n${heading}: no summary from the suite (exit ${run.code}${run.signal ? `, ${run.signal}` : ''})`,
@@ -222,13 +223,16 @@ async function runOne(suite) {
     if (!values.verbose && !values.scenario) process.stdout.write(run.output.slice(-4000));
     return false;
   }
-  const { failures, deferred } = judge(suite, scenarios);
+  const { failures, deferred, warnings } = judge(suite, scenarios);
   console.log(`\n${heading}: ${scenarios.size} scenarios in ${seconds} s; suite's ${total}`);
   if (deferred.length > 0) {
     console.log('  reported, not counted (later issues):');
     for (const { scenario, passed, failed } of deferred) {
       console.log(`    ${failed === 0 ? 'pass' : 'FAIL'}  ${scenario} (${passed} passed, ${failed} failed)`);
     }
+  }
+  for (const { scenario, id, message } of warnings) {
+    console.log(`  warning ${scenario}: ${id} ${message.split('\n')[0].slice(0, 240)}`);
   }
   for (const { scenario, id, message } of failures) {
     console.log(`  FAILED ${scenario}: ${id} ${message.split('\n')[0].slice(0, 240)}`);
