@@ -36,10 +36,8 @@ describe('one server, the SDK 1.x client (legacy) and the SDK v2 client (2026-07
       { name: 'weft-modern-test', version: '1.0.0' },
       { versionNegotiation: { mode: { pin: '2026-07-28' } } },
     );
-    await Promise.all([
-      legacy.connect((legacyTransport = new LegacyHttp(server.url))),
-      modern.connect(new ModernHttp(server.url)),
-    ]);
+    legacyTransport = new LegacyHttp(server.url);
+    await Promise.all([legacy.connect(legacyTransport), modern.connect(new ModernHttp(server.url))]);
   });
   after(async () => {
     await Promise.all([legacy.close(), modern.close()]);
