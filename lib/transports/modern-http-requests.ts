@@ -142,7 +142,10 @@ export class ModernHttpRequests {
     this.#exchanges.add(exchange);
     // Closed by the client before the answer is complete (or the socket died): that is a cancel.
     response.once('close', () => this.#end(exchange));
+    // Gone while its body was being read: the close came before anyone listened for it.
+    if (response.socket === null || response.socket.destroyed) this.#end(exchange);
     try {
+      if (exchange.over) return;
       let pending = exchange.connection.receive(body, sink);
       // Most requests are answered within a turn of the event loop (a list, an inline echo): wait
       // that long, so they get a plain JSON answer instead of the cost of a stream.
