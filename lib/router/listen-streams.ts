@@ -114,10 +114,6 @@ export class ListenStreams {
     this.#options = options;
   }
 
-  get size(): number {
-    return this.#streams.size;
-  }
-
   addTo(router: Router): void {
     router.method(LISTEN_METHOD, (ctx) => this.#listen(ctx));
   }
