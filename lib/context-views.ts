@@ -4,8 +4,8 @@
  * calling session.
  *
  * `ctx.tools().call(...)` goes through the router like any client call (validation, deadline,
- * result shaping, cancellation), under an id of its own in the caller's session; when the outer
- * call is abandoned, the inner one is cancelled with it.
+ * result shaping, cancellation), under an id of its own in the caller's session and the scope of the
+ * request that made it; when the outer call is abandoned, the inner one is cancelled with it.
  */
 import type { CallPeer } from './engine/engine-call.js';
 import type { PromptRegistry } from './prompts/prompt-registry.js';
@@ -15,6 +15,7 @@ import { ProtocolError } from './protocol/protocol-error.js';
 import type { ResourceRegistry } from './resources/resource-registry.js';
 import type { ResourcesView } from './resources/resources-view.js';
 import type { MethodContext } from './router/method-table.js';
+import type { RequestScope } from './router/request-scope.js';
 import type { Router } from './router/router.js';
 import type { Session } from './router/session.js';
 import type { CallToolResult } from './tools/content.js';
@@ -33,17 +34,35 @@ export interface ServerParts {
 
 let innerCalls = 0;
 
-export function callPeer(parts: ServerParts, { session, sink }: MethodContext): CallPeer {
+export function callPeer(parts: ServerParts, { session, sink, scope }: MethodContext): CallPeer {
   return {
-    clientCapabilities: session.clientCapabilities,
-    request: (method, params, signal) => session.request(method, params, signal, sink),
-    tools: (signal) => toolsView(parts, session, signal),
+    clientCapabilities: scope.clientCapabilities,
+    request: scope.serverRequests
+      ? (method, params, signal) => session.request(method, params, signal, sink)
+      : (method) => Promise.reject(new Error(noClientRequests(method, scope))),
+    tools: (signal) => toolsView(parts, session, scope, signal),
     resources: () => resourcesView(parts),
     prompts: () => promptsView(parts),
   };
 }
 
-function toolsView(parts: ServerParts, session: Session, signal: AbortSignal): ToolsView {
+/**
+ * Why ctx.elicit / ctx.sample fail in a request of an era without server-to-client requests. The
+ * handler sees it as an ordinary error it can catch (and, uncaught, the call's tool error).
+ */
+function noClientRequests(method: string, scope: RequestScope): string {
+  return (
+    `Cannot send ${method} to the client: a ${scope.version} request allows no requests from the server ` +
+    'to the client, and weft does not yet answer with input_required; take what the tool needs as arguments'
+  );
+}
+
+function toolsView(
+  parts: ServerParts,
+  session: Session,
+  scope: RequestScope,
+  signal: AbortSignal,
+): ToolsView {
   return {
     list: () => parts.tools.sorted().map((tool) => tool.descriptor),
     find: (name) => parts.tools.get(name)?.descriptor,
@@ -65,6 +84,7 @@ function toolsView(parts: ServerParts, session: Session, signal: AbortSignal): T
           session,
           { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } },
           capture,
+          scope,
         );
       } finally {
         signal.removeEventListener('abort', cancel);

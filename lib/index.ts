@@ -10,6 +10,7 @@ export type {
   PromptReturn,
 } from './prompts/prompt-definition.js';
 export type { PromptsView } from './prompts/prompts-view.js';
+export type { CacheScope, Era } from './protocol/eras.js';
 export { ErrorCode } from './protocol/error-codes.js';
 export { ProtocolError } from './protocol/protocol-error.js';
 export type {
@@ -21,6 +22,7 @@ export type {
 } from './resources/resource-definition.js';
 export { RESOURCE_NOT_FOUND } from './resources/resource-registry.js';
 export type { ResourcesView } from './resources/resources-view.js';
+export type { CacheHint, CacheOptions } from './router/cache-hints.js';
 export { type ListenOptions, McpServer, type McpServerOptions } from './server.js';
 export type { CallToolResult, ContentBlock } from './tools/content.js';
 export {

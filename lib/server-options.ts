@@ -2,6 +2,7 @@
  * What `new McpServer(options)` and `server.listen(options)` accept, and the check that refuses a
  * mistyped or out-of-range option when the server is built, with a message that says what to fix.
  */
+import { type CacheOptions, checkCacheOptions } from './router/cache-hints.js';
 import type { HttpListenOptions } from './transports/streamable-http.js';
 import type { WebSocketListenOptions } from './transports/websocket.js';
 
@@ -9,8 +10,14 @@ export interface McpServerOptions {
   name: string;
   version: string;
   title?: string;
-  /** Sent at initialize: how a model should use this server. */
+  /** Sent at initialize and in server/discover: how a model should use this server. */
   instructions?: string;
+  /**
+   * Cache hints (`ttlMs`, `cacheScope`) on the 2026-07-28 era's cacheable results: server/discover,
+   * tools/list, prompts/list, resources/list, resources/templates/list, resources/read. Default
+   * `{ ttlMs: 0, scope: 'private' }`; per method with `methods: { 'tools/list': { ttlMs: 60_000 } }`.
+   */
+  cache?: CacheOptions;
   /** The server-wide deadline of every call in ms; tools may tighten it. 0 or absent = none. */
   timeoutMs?: number;
   /** Tools per `tools/list` page (default 100). */
@@ -70,6 +77,7 @@ const SERVER_OPTION_KEYS = new Set([
   'version',
   'title',
   'instructions',
+  'cache',
   'timeoutMs',
   'pageSize',
   'pool',
@@ -122,4 +130,5 @@ export function checkServerOptions(options: McpServerOptions): void {
   positive(options.maxMessageBytes, 'maxMessageBytes', false);
   positive(options.maxResultBytes, 'maxResultBytes', true);
   positive(options.maxCallsInFlight, 'maxCallsInFlight', true);
+  checkCacheOptions(options.cache);
 }

@@ -16,10 +16,13 @@ import { encodeMessage } from './protocol/message-encoding.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './resources/resource-definition.js';
 import { ResourceRegistry } from './resources/resource-registry.js';
 import { addCompletionMethods } from './router/completion-methods.js';
+import { addDiscoverMethod } from './router/discover-method.js';
 import { addLifecycleMethods } from './router/lifecycle-methods.js';
+import { type ListChangedKind, ListenStreams } from './router/listen-streams.js';
 import { addPromptMethods } from './router/prompt-methods.js';
 import { addResourceMethods } from './router/resource-methods.js';
 import { Router } from './router/router.js';
+import type { ServerIdentity } from './router/server-identity.js';
 import { type MessageSink, Session } from './router/session.js';
 import { addToolMethods } from './router/tool-methods.js';
 import { checkServerOptions, type ListenOptions, type McpServerOptions } from './server-options.js';
@@ -27,6 +30,7 @@ import { SchemaCompiler } from './tools/schema-compiler.js';
 import type { DefinedTool, ObjectSchema, ToolDefinition } from './tools/tool-definition.js';
 import { ToolRegistry } from './tools/tool-registry.js';
 import type { Connection } from './transports/connection.js';
+import type { ModernRouting } from './transports/modern-request-checks.js';
 import { StdioTransport } from './transports/stdio.js';
 import { type StreamableHttpOptions, StreamableHttpTransport } from './transports/streamable-http.js';
 import { WebSocketTransport } from './transports/websocket.js';
@@ -43,12 +47,18 @@ export class McpServer {
   readonly #engine: Engine;
   readonly #router: Router;
   readonly #sessions = new Set<Session>();
+  readonly #listens: ListenStreams;
   readonly #logError: (message: string) => void;
   #closing: Promise<void> | undefined;
   #stdio: StdioTransport | undefined;
   readonly #resources: ResourceRegistry;
   readonly #prompts: PromptRegistry;
   readonly #httpTransports: StreamableHttpTransport[] = [];
+  /** What modern HTTP checks before dispatch: the router's methods, the tools' x-mcp-header arguments. */
+  readonly #httpRouting: ModernRouting = {
+    knows: (method, era) => this.#router.knows(method, era),
+    headerParamsOf: (name) => this.#registry.get(name)?.headerParams,
+  };
   readonly #wsTransports: WebSocketTransport[] = [];
   readonly #addresses: { http?: AddressInfo; ws?: AddressInfo } = {};
 
@@ -56,9 +66,7 @@ export class McpServer {
     checkServerOptions(options);
     this.#logError = options.logError ?? ((message) => process.stderr.write(`${message}\n`));
     this.#options = { shutdownGraceMs: 5_000, maxMessageBytes: 16 * 1024 * 1024, ...options };
-    this.#registry = new ToolRegistry(new SchemaCompiler(), () =>
-      this.#broadcast('notifications/tools/list_changed'),
-    );
+    this.#registry = new ToolRegistry(new SchemaCompiler(), () => this.#listChanged('tools'));
     this.#engine = new Engine({
       maxThreads: options.pool?.maxThreads ?? availableParallelism(),
       maxQueue: options.pool?.maxQueue ?? 256,
@@ -67,8 +75,7 @@ export class McpServer {
       maxCallsInFlight: options.maxCallsInFlight ?? 10_000,
       logError: this.#logError,
     });
-    this.#router = new Router(this.#logError);
-    addLifecycleMethods(this.#router, {
+    const identity: ServerIdentity = {
       serverInfo: {
         name: options.name,
         version: options.version,
@@ -76,9 +83,21 @@ export class McpServer {
       },
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
       capabilities: () => this.#capabilities(),
+    };
+    this.#router = new Router({
+      logError: this.#logError,
+      identity,
+      ...(options.cache === undefined ? {} : { cache: options.cache }),
     });
-    this.#resources = new ResourceRegistry(() => this.#broadcast('notifications/resources/list_changed'));
-    this.#prompts = new PromptRegistry(() => this.#broadcast('notifications/prompts/list_changed'));
+    addLifecycleMethods(this.#router, identity);
+    addDiscoverMethod(this.#router, identity);
+    this.#resources = new ResourceRegistry(() => this.#listChanged('resources'));
+    this.#prompts = new PromptRegistry(() => this.#listChanged('prompts'));
+    this.#listens = new ListenStreams({
+      capabilities: () => this.#capabilities(),
+      hasResource: (uri) => this.#resources.has(uri),
+    });
+    this.#listens.addTo(this.#router);
     const parts: ServerParts = {
       router: this.#router,
       tools: this.#registry,
@@ -145,12 +164,16 @@ export class McpServer {
     return this.#prompts.remove(name);
   }
 
-  /** Tells every client subscribed to `uri` that it changed (`notifications/resources/updated`). */
+  /**
+   * Tells every client subscribed to `uri` that it changed (`notifications/resources/updated`):
+   * legacy sessions that called resources/subscribe, and listen streams that named it.
+   */
   resourceUpdated(uri: string): void {
     const message = resourceUpdatedNotification(uri);
     for (const session of this.#sessions) {
       if (!session.closed && session.subscriptions.has(uri)) session.sink.send(message);
     }
+    this.#listens.resourceUpdated(uri);
   }
 
   /**
@@ -162,7 +185,7 @@ export class McpServer {
   handler(
     options: StreamableHttpOptions = {},
   ): (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void {
-    const transport = new StreamableHttpTransport((sink, id) => this.connect(sink, id), {
+    const transport = new StreamableHttpTransport((sink, id) => this.connect(sink, id), this.#httpRouting, {
       maxBodyBytes: this.#options.maxMessageBytes,
       ...options,
     });
@@ -199,7 +222,7 @@ export class McpServer {
     const connect = (sink: MessageSink, id?: string) => this.connect(sink, id);
     if (options.http) {
       const { port, host, ...rest } = options.http;
-      const transport = new StreamableHttpTransport(connect, {
+      const transport = new StreamableHttpTransport(connect, this.#httpRouting, {
         maxBodyBytes: this.#options.maxMessageBytes,
         ...rest,
       });
@@ -255,6 +278,9 @@ export class McpServer {
   async #close(): Promise<void> {
     this.#stdio?.stopReading();
     for (const transport of this.#httpTransports) transport.stopAccepting();
+    // Listen streams never finish by themselves: they end first, gracefully (answered complete),
+    // so the grace period below is spent on calls only.
+    this.#listens.endAll();
     const deadline = Date.now() + this.#options.shutdownGraceMs;
     while (this.stats.inFlight > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10));
@@ -322,10 +348,12 @@ export class McpServer {
     return capabilities;
   }
 
-  #broadcast(method: string): void {
-    const message = notification(method);
+  /** A list changed: initialized legacy sessions hear it, and the listen streams that asked. */
+  #listChanged(kind: ListChangedKind): void {
+    const message = notification(`notifications/${kind}/list_changed`);
     for (const session of this.#sessions) {
       if (session.initialized && !session.closed) session.sink.send(message);
     }
+    this.#listens.listChanged(kind);
   }
 }

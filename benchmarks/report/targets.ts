@@ -6,6 +6,7 @@
 import type { MachineCapacity } from '../load/machine-capacity.js';
 import { formatNumber } from './markdown-table.js';
 import type { Measurement } from './measurement.js';
+import { checkModernHttpTargets } from './modern-http-targets.js';
 
 export interface TargetCheck {
   target: string;
@@ -101,6 +102,7 @@ export function checkTargets(
   );
   checks.push(blockingThroughputTarget(measurements));
   checks.push(transportTailTarget(measurements));
+  checks.push(...checkModernHttpTargets(measurements));
   return checks;
 }
 

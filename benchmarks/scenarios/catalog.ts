@@ -5,6 +5,7 @@ import { coTenants } from './co-tenants.js';
 import { cpuThroughput } from './cpu-throughput.js';
 import { dispatchOverhead } from './dispatch-overhead.js';
 import { memory } from './memory.js';
+import { modernHttp } from './modern-http.js';
 import { responsiveness } from './responsiveness.js';
 import type { Scenario } from './scenario.js';
 import { timeouts } from './timeouts.js';
@@ -15,6 +16,7 @@ export const SCENARIOS: readonly Scenario[] = [
   dispatchOverhead,
   blockingThroughput,
   cheapThroughput,
+  modernHttp,
   timeouts,
   memory,
   coTenants,

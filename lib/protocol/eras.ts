@@ -8,6 +8,7 @@
  * statuses) keys off the `Era` this module returns; transports and the engine never re-derive it.
  */
 import { ErrorCode } from './error-codes.js';
+import { LOG_LEVELS, type LogLevel, logLevelIndex } from './log-levels.js';
 import { ProtocolError } from './protocol-error.js';
 
 export type Era = 'legacy' | 'modern';
@@ -30,13 +31,62 @@ export const META = {
 /** The one method a modern client may send before it knows anything about the server. */
 export const DISCOVER_METHOD = 'server/discover';
 
+/** The method that opens a long-lived notification stream (it replaced resources/subscribe and HTTP GET). */
+export const LISTEN_METHOD = 'subscriptions/listen';
+
+/** The server capability that must be advertised for a modern method to exist. */
+export type CapabilityKey = 'tools' | 'prompts' | 'resources' | 'completions';
+
+export interface ModernMethodRule {
+  /** The result carries `ttlMs` and `cacheScope` (REQUIRED by the schema's CacheableResult). */
+  cacheable: boolean;
+  /** Absent from the server's capabilities -> the method does not exist (-32601), as the schema says. */
+  capability?: CapabilityKey;
+}
+
+/**
+ * Every request method of the 2026-07-28 era (the schema's ClientRequest). Anything else, including
+ * the legacy era's initialize, ping, logging/setLevel, resources/subscribe|unsubscribe and tasks/*,
+ * is -32601 in a modern request.
+ */
+export const MODERN_METHODS: ReadonlyMap<string, ModernMethodRule> = new Map<string, ModernMethodRule>([
+  [DISCOVER_METHOD, { cacheable: true }],
+  ['tools/list', { cacheable: true, capability: 'tools' }],
+  ['tools/call', { cacheable: false, capability: 'tools' }],
+  ['prompts/list', { cacheable: true, capability: 'prompts' }],
+  ['prompts/get', { cacheable: false, capability: 'prompts' }],
+  ['resources/list', { cacheable: true, capability: 'resources' }],
+  ['resources/templates/list', { cacheable: true, capability: 'resources' }],
+  ['resources/read', { cacheable: true, capability: 'resources' }],
+  ['completion/complete', { cacheable: false, capability: 'completions' }],
+  [LISTEN_METHOD, { cacheable: false }],
+]);
+
+/** Methods that exist only in the modern era: a legacy message naming them is -32601. */
+export const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([DISCOVER_METHOD, LISTEN_METHOD]);
+
+/** The six methods whose results carry cache hints, for options keyed by method. */
+export type CacheableMethod =
+  | 'server/discover'
+  | 'tools/list'
+  | 'prompts/list'
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read';
+
+/** `cacheScope`: whether a cached result may be shared across authorization contexts. */
+export type CacheScope = 'public' | 'private';
+
+/** `resultType` of a result that is final (the only kind weft answers until MRTR arrives). */
+export const RESULT_COMPLETE = 'complete';
+
 /** What a modern request said about itself, checked once and carried with it. */
 export interface ModernEnvelope {
   version: ModernVersion;
   clientCapabilities: Record<string, unknown>;
   clientInfo?: Record<string, unknown>;
-  /** The `logLevel` the request opted in to, if any (validated by the router, which knows levels). */
-  logLevel?: unknown;
+  /** The `logLevel` the request opted in to; absent means no `notifications/message` for it. */
+  logLevel?: LogLevel;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
@@ -61,7 +111,7 @@ export function isModernVersion(version: unknown): version is ModernVersion {
 /**
  * Checks a modern request's envelope, in the order clients and the conformance suite rely on: a
  * missing `_meta` or missing required key -> -32602; an unsupported version -> -32022 with
- * `data.supported` and `data.requested`.
+ * `data.supported` and `data.requested`; a `logLevel` that names no level -> -32602.
  */
 export function readModernEnvelope(params: Record<string, unknown> | undefined): ModernEnvelope {
   const meta = params?._meta;
@@ -84,7 +134,15 @@ export function readModernEnvelope(params: Record<string, unknown> | undefined):
   const envelope: ModernEnvelope = { version, clientCapabilities: capabilities };
   const clientInfo = meta[META.clientInfo];
   if (isPlainObject(clientInfo)) envelope.clientInfo = clientInfo;
-  if (META.logLevel in meta) envelope.logLevel = meta[META.logLevel];
+  if (META.logLevel in meta) {
+    const level = meta[META.logLevel];
+    if (logLevelIndex(level) < 0) {
+      throw ProtocolError.invalidParams(
+        `params._meta["${META.logLevel}"] is ${JSON.stringify(level)}; use one of ${LOG_LEVELS.join(', ')}, or leave it out for no log messages`,
+      );
+    }
+    envelope.logLevel = level as LogLevel;
+  }
   return envelope;
 }
 

@@ -15,6 +15,11 @@ export const ErrorCode = {
   Overloaded: -32010,
   /** The server is stopping: it finishes what it has, and takes nothing new. */
   ShuttingDown: -32011,
+  /**
+   * Up to 2025-11-25: no resource has the URI read (the spec's own code). The 2026-07-28 era answers
+   * -32602 with `data.uri` instead and must never send this one.
+   */
+  ResourceNotFound: -32002,
   /** 2026-07-28: an HTTP header (Mcp-Method, Mcp-Name, Mcp-Param-*, the version) disagrees with the body. */
   HeaderMismatch: -32020,
   /** 2026-07-28: the request needs a client capability its `clientCapabilities` lacks. */

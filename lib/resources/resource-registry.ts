@@ -8,6 +8,7 @@
  *
  * A read tries the exact URIs first, then the templates in template order; the first match wins.
  */
+import { ErrorCode } from '../protocol/error-codes.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import {
   type ReadContext,
@@ -18,8 +19,8 @@ import {
 } from './resource-definition.js';
 import { UriTemplate } from './uri-template.js';
 
-/** MCP's code for "no resource with that URI" (the spec's -32002). */
-export const RESOURCE_NOT_FOUND = -32002;
+/** MCP's legacy code for "no resource with that URI" (the spec's -32002). */
+export const RESOURCE_NOT_FOUND = ErrorCode.ResourceNotFound;
 
 const COMMON_KEYS = ['name', 'title', 'description', 'mimeType', 'annotations', 'icons', '_meta', 'read'];
 const RESOURCE_KEYS = new Set([...COMMON_KEYS, 'uri', 'size']);

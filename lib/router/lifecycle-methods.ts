@@ -2,17 +2,12 @@
  * The legacy-era lifecycle: `initialize` with version negotiation, `notifications/initialized`,
  * `ping`, `notifications/cancelled` and `logging/setLevel`.
  */
+
+import { LOG_LEVELS, logLevelIndex } from '../protocol/log-levels.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { negotiateVersion } from '../protocol/versions.js';
-import { LOG_LEVELS, type LogLevel } from '../tools/tool-context.js';
 import type { Router } from './router.js';
-
-export interface ServerIdentity {
-  serverInfo: { name: string; version: string; title?: string };
-  instructions?: string;
-  /** Computed when asked, so capabilities follow what is registered. */
-  capabilities: () => Record<string, unknown>;
-}
+import type { ServerIdentity } from './server-identity.js';
 
 export function addLifecycleMethods(router: Router, identity: ServerIdentity): void {
   router
@@ -34,7 +29,7 @@ export function addLifecycleMethods(router: Router, identity: ServerIdentity): v
     })
     .method('ping', () => ({}))
     .method('logging/setLevel', ({ session, params }) => {
-      const index = LOG_LEVELS.indexOf(params.level as LogLevel);
+      const index = logLevelIndex(params.level);
       if (index < 0) {
         throw ProtocolError.invalidParams(
           `Unknown log level ${JSON.stringify(params.level)}; use one of ${LOG_LEVELS.join(', ')}`,

@@ -2,6 +2,7 @@
  * The shape of a method handler, and the marker for "answer nothing" (a cancelled call).
  */
 import type { JsonRpcRequest } from '../protocol/json-rpc.js';
+import type { RequestScope } from './request-scope.js';
 import type { MessageSink, Session } from './session.js';
 
 export const NO_RESPONSE: unique symbol = Symbol('weft.noResponse');
@@ -12,6 +13,8 @@ export interface MethodContext {
   request: JsonRpcRequest;
   /** Where this request's response and its related notifications (progress, logs) go. */
   sink: MessageSink;
+  /** What this request may know of its client (era, version, capabilities, log level). */
+  scope: RequestScope;
 }
 
 export type MethodResult = unknown | typeof NO_RESPONSE;

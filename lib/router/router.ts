@@ -1,33 +1,102 @@
 /**
- * The main-thread router: JSON-RPC in, JSON-RPC out, for every transport.
+ * The main-thread router: JSON-RPC in, JSON-RPC out, for every transport and both protocol eras.
  *
- * It validates the envelope, refuses duplicate in-flight ids, dispatches through a method table,
- * and turns thrown ProtocolErrors into error responses. Any other exception is a bug: the client gets
- * a plain -32603 and the detail goes to the server log. Nothing here blocks: slow work is the
- * engine's, and a method handler that returns a promise is answered when it settles.
+ * Each request is classified on its own (`eraOf`): a legacy one is served under what its session
+ * negotiated, a modern one under its own `_meta` envelope (checked here: -32602 / -32022), and the
+ * era decides which methods exist and how the answer is dressed (ModernAnswers). The handlers in
+ * the method table are the same for both eras and see the client only through a RequestScope.
+ *
+ * It refuses duplicate in-flight ids and turns thrown ProtocolErrors into error responses. Any
+ * other exception is a bug: the client gets a plain -32603 and the detail goes to the server log.
+ * Nothing here blocks: slow work is the engine's, and a method handler that returns a promise is
+ * answered when it settles.
  *
  * Every result is encoded here, once, before it is sent: a result that cannot be sent as JSON is a
  * -32603 under its id (detail in the log) instead of a throw inside a transport and a lost call.
  * tools/call hands over results it already encoded, having turned such failures into tool errors.
  */
 
+import {
+  type Era,
+  eraOf,
+  LATEST_MODERN_VERSION,
+  MODERN_METHODS,
+  MODERN_ONLY_METHODS,
+  readModernEnvelope,
+} from '../protocol/eras.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import { classify, failure, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
-import { EncodedResult, encodedSuccess, encodeJson } from '../protocol/message-encoding.js';
+import {
+  classify,
+  failure,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../protocol/json-rpc.js';
+import { EncodedResult, encodedSuccess, encodeJson, type JsonText } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { allowsBatches } from '../protocol/versions.js';
+import type { CacheOptions } from './cache-hints.js';
 import { type MethodHandler, NO_RESPONSE } from './method-table.js';
+import { ModernAnswers } from './modern-answers.js';
+import { legacyScope, modernScope, type RequestScope } from './request-scope.js';
+import type { ServerIdentity } from './server-identity.js';
 import type { MessageSink, Session } from './session.js';
 
 export type NotificationHandler = (session: Session, params: Record<string, unknown>) => void;
+
+export interface RouterOptions {
+  logError: (message: string) => void;
+  identity: ServerIdentity;
+  /** Cache hints on the modern era's cacheable results. */
+  cache?: CacheOptions;
+}
+
+/** How one request's answer is written: as is (legacy, internal calls) or in the modern shape. */
+interface Answering {
+  /** The result as it goes out, with its JSON text or why it has none. */
+  result(method: string, value: unknown): { result: unknown; json: JsonText };
+  failure(request: JsonRpcRequest, error: ProtocolError): JsonRpcResponse;
+}
+
+const AS_IS: Answering = {
+  result: (_method, value) =>
+    value instanceof EncodedResult
+      ? { result: value.value, json: { ok: true, text: value.text } }
+      : { result: value, json: encodeJson(value) },
+  failure: (request, error) => failure(request.id, error),
+};
+
+/** -32601 for a modern request, saying whether the method is gone from the era or just not offered here. */
+function modernMethodNotFound(method: string): ProtocolError {
+  const rule = MODERN_METHODS.get(method);
+  if (rule?.capability !== undefined) {
+    return new ProtocolError(
+      ErrorCode.MethodNotFound,
+      `Method not found: ${method} (this server does not offer ${rule.capability}; see server/discover)`,
+    );
+  }
+  if (rule !== undefined) return ProtocolError.methodNotFound(method);
+  return new ProtocolError(
+    ErrorCode.MethodNotFound,
+    `Method not found: ${method} is not a method of protocol version ${LATEST_MODERN_VERSION}`,
+  );
+}
 
 export class Router {
   readonly #methods = new Map<string, MethodHandler>();
   readonly #notifications = new Map<string, NotificationHandler>();
   readonly #logError: (message: string) => void;
+  readonly #identity: ServerIdentity;
+  readonly #modern: Answering;
 
-  constructor(logError: (message: string) => void) {
-    this.#logError = logError;
+  constructor(options: RouterOptions) {
+    this.#logError = options.logError;
+    this.#identity = options.identity;
+    const answers = new ModernAnswers(options.identity, options.cache);
+    this.#modern = {
+      result: (method, value) => answers.encoded(method, value),
+      failure: (request, error) => failure(request.id, answers.error(error)),
+    };
   }
 
   method(name: string, handler: MethodHandler): this {
@@ -41,12 +110,33 @@ export class Router {
   }
 
   /**
+   * Whether a request for `method` in `era` would be dispatched (false means -32601), so a
+   * transport can route (HTTP 404) without dispatching. A modern method whose capability the
+   * server does not advertise right now (prompts/list on a server without prompts) does not exist.
+   */
+  knows(method: string, era: Era): boolean {
+    if (!this.#methods.has(method)) return false;
+    if (era === 'legacy') return !MODERN_ONLY_METHODS.has(method);
+    const rule = MODERN_METHODS.get(method);
+    if (rule === undefined) return false;
+    return rule.capability === undefined || this.#identity.capabilities()[rule.capability] !== undefined;
+  }
+
+  /**
    * Handles one parsed JSON value (a message or a batch). Responses go to `sink`; the promise
    * settles when every request in it has been answered (or cancelled).
+   *
+   * `scope` is for calls the server makes to itself on a handler's behalf (`ctx.tools().call`):
+   * they run under the scope of the request that made them, and their answer is returned as is.
    */
-  receive(session: Session, value: unknown, sink: MessageSink = session.sink): Promise<void> | undefined {
+  receive(
+    session: Session,
+    value: unknown,
+    sink: MessageSink = session.sink,
+    scope?: RequestScope,
+  ): Promise<void> | undefined {
     if (Array.isArray(value)) return this.#batch(session, value, sink);
-    return this.#one(session, value, sink);
+    return this.#one(session, value, sink, scope);
   }
 
   async #batch(session: Session, values: unknown[], sink: MessageSink): Promise<void> {
@@ -65,11 +155,16 @@ export class Router {
         else responses.push(message);
       },
     };
-    await Promise.all(values.map((value) => this.#one(session, value, collect)));
+    await Promise.all(values.map((value) => this.#one(session, value, collect, undefined)));
     if (responses.length > 0) sink.send(responses);
   }
 
-  #one(session: Session, value: unknown, sink: MessageSink): Promise<void> | undefined {
+  #one(
+    session: Session,
+    value: unknown,
+    sink: MessageSink,
+    scope: RequestScope | undefined,
+  ): Promise<void> | undefined {
     const message = classify(value);
     switch (message.kind) {
       case 'invalid':
@@ -87,20 +182,50 @@ export class Router {
         session.settle(message.message);
         return undefined;
       case 'request':
+        if (scope !== undefined) return this.#dispatch(session, message.message, sink, scope, AS_IS);
         return this.#request(session, message.message, sink);
     }
   }
 
   #request(session: Session, request: JsonRpcRequest, sink: MessageSink): Promise<void> | undefined {
+    if (eraOf(request.method, request.params) === 'legacy') {
+      if (!this.knows(request.method, 'legacy')) {
+        sink.send(failure(request.id, ProtocolError.methodNotFound(request.method)));
+        return undefined;
+      }
+      return this.#dispatch(session, request, sink, legacyScope(session), AS_IS);
+    }
+    // Modern: the envelope first (-32602 / -32022), then routing (-32601), as clients rely on.
+    let scope: RequestScope;
+    try {
+      scope = modernScope(readModernEnvelope(request.params));
+    } catch (error) {
+      sink.send(this.#errorResponse(request, error, this.#modern));
+      return undefined;
+    }
+    if (!this.knows(request.method, 'modern')) {
+      sink.send(this.#modern.failure(request, modernMethodNotFound(request.method)));
+      return undefined;
+    }
+    return this.#dispatch(session, request, sink, scope, this.#modern);
+  }
+
+  #dispatch(
+    session: Session,
+    request: JsonRpcRequest,
+    sink: MessageSink,
+    scope: RequestScope,
+    answering: Answering,
+  ): Promise<void> | undefined {
     const handler = this.#methods.get(request.method);
     if (!handler) {
-      sink.send(failure(request.id, ProtocolError.methodNotFound(request.method)));
+      sink.send(answering.failure(request, ProtocolError.methodNotFound(request.method)));
       return undefined;
     }
     if (session.isInFlight(request.id)) {
       sink.send(
-        failure(
-          request.id,
+        answering.failure(
+          request,
           ProtocolError.invalidRequest(
             `Request id ${JSON.stringify(request.id)} is already in flight; use a new id for every pending request`,
           ),
@@ -110,36 +235,32 @@ export class Router {
     }
     let result: unknown;
     try {
-      result = handler({ session, params: request.params ?? {}, request, sink });
+      result = handler({ session, params: request.params ?? {}, request, sink, scope });
     } catch (error) {
-      sink.send(this.#errorResponse(request, error));
+      sink.send(this.#errorResponse(request, error, answering));
       return undefined;
     }
     if (result instanceof Promise) {
       return result.then(
-        (value) => this.#answer(request, value, sink),
-        (error) => sink.send(this.#errorResponse(request, error)),
+        (value) => this.#answer(request, value, sink, answering),
+        (error) => sink.send(this.#errorResponse(request, error, answering)),
       );
     }
-    this.#answer(request, result, sink);
+    this.#answer(request, result, sink, answering);
     return undefined;
   }
 
-  #answer(request: JsonRpcRequest, value: unknown, sink: MessageSink): void {
+  #answer(request: JsonRpcRequest, value: unknown, sink: MessageSink, answering: Answering): void {
     if (value === NO_RESPONSE) return;
-    if (value instanceof EncodedResult) {
-      sink.send(encodedSuccess(request.id, value.value, value.text));
-      return;
-    }
-    const json = encodeJson(value);
+    const { result, json } = answering.result(request.method, value);
     if (json.ok) {
-      sink.send(encodedSuccess(request.id, value, json.text));
+      sink.send(encodedSuccess(request.id, result, json.text));
       return;
     }
     this.#logError(`weft: the result of ${request.method} cannot be sent as JSON: ${json.problem}`);
     sink.send(
-      failure(
-        request.id,
+      answering.failure(
+        request,
         new ProtocolError(
           ErrorCode.InternalError,
           'Internal error: the server could not encode its result (details are in the server log)',
@@ -148,10 +269,10 @@ export class Router {
     );
   }
 
-  #errorResponse(request: JsonRpcRequest, error: unknown) {
-    if (error instanceof ProtocolError) return failure(request.id, error);
+  #errorResponse(request: JsonRpcRequest, error: unknown, answering: Answering): JsonRpcResponse {
+    if (error instanceof ProtocolError) return answering.failure(request, error);
     this.#logError(`weft: ${request.method} failed: ${(error as Error)?.stack ?? String(error)}`);
-    return failure(request.id, new ProtocolError(ErrorCode.InternalError, 'Internal error'));
+    return answering.failure(request, new ProtocolError(ErrorCode.InternalError, 'Internal error'));
   }
 
   #guard(run: () => void): void {

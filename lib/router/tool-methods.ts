@@ -98,10 +98,10 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
   }
 }
 
-function callEvents({ session, params, sink }: MethodContext, tool: RegisteredTool): CallEvents {
+function callEvents({ scope, params, sink }: MethodContext, tool: RegisteredTool): CallEvents {
   const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
   const events: CallEvents = {
-    minLogLevel: session.minLogLevel,
+    minLogLevel: scope.minLogLevel,
     log: (level, data) =>
       sink.send(notification('notifications/message', { level, logger: tool.name, data })),
   };

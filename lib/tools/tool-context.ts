@@ -6,21 +6,12 @@
  * so a tool can move between inline and blocking without changing a line of its handler.
  */
 import type { PromptsView } from '../prompts/prompts-view.js';
+import type { LogLevel } from '../protocol/log-levels.js';
 import type { ResourcesView } from '../resources/resources-view.js';
 import type { CallToolResult } from './content.js';
 
-/** Syslog severities used by `logging/setLevel` and `notifications/message`, least severe first. */
-export const LOG_LEVELS = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+// The severities are a protocol fact (both eras name them on the wire); re-exported for handlers.
+export { LOG_LEVELS, type LogLevel } from '../protocol/log-levels.js';
 
 export interface ToolContext {
   /** Aborts when the call's deadline passes or the client cancels it. */

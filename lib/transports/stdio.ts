@@ -27,6 +27,8 @@ export class StdioTransport {
   readonly #splitter: LineSplitter;
   readonly #maxMessageBytes: number;
   #outbox: string[] = [];
+  /** Characters in #outbox: with stdout's own buffer, what the client has not yet been sent. */
+  #outboxChars = 0;
   #flushScheduled = false;
   /** Set when stdout fails (EPIPE: the client is gone); nothing more is written. */
   #outputBroken = false;
@@ -40,7 +42,10 @@ export class StdioTransport {
     this.#output = options.output ?? process.stdout;
     this.#maxMessageBytes = options.maxMessageBytes;
     this.#splitter = new LineSplitter(options.maxMessageBytes);
-    this.#connection = connect({ send: (message) => this.#send(message) });
+    this.#connection = connect({
+      send: (message) => this.#send(message),
+      backlogBytes: () => this.#outboxChars + this.#output.writableLength,
+    });
     this.ended = new Promise<void>((resolve) => {
       this.#input.on('data', (chunk: Buffer) => {
         for (const event of this.#splitter.push(chunk)) this.#onLine(event);
@@ -58,6 +63,7 @@ export class StdioTransport {
         if (this.#outputBroken) return;
         this.#outputBroken = true;
         this.#outbox = [];
+        this.#outboxChars = 0;
         this.#connection.close();
         resolve();
       });
@@ -106,6 +112,7 @@ export class StdioTransport {
 
   #enqueue(text: string): void {
     this.#outbox.push(text);
+    this.#outboxChars += text.length;
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
       setImmediate(() => this.#flush());
@@ -114,6 +121,7 @@ export class StdioTransport {
 
   #flush(): void {
     this.#flushScheduled = false;
+    this.#outboxChars = 0;
     if (this.#outbox.length === 0 || this.#outputBroken) {
       this.#outbox = [];
       return;

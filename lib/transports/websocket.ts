@@ -142,6 +142,7 @@ export class WebSocketTransport {
           socket.pause();
         }
       },
+      backlogBytes: () => socket.bufferedAmount,
     });
     socket.on('message', (data: RawData, isBinary: boolean) => {
       if (isBinary) {

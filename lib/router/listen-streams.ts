@@ -1,0 +1,201 @@
+/**
+ * `subscriptions/listen`: long-lived notification streams of the 2026-07-28 era, on every
+ * transport (the router only sees a request and its sink; over HTTP that sink is the request's own
+ * SSE stream, over stdio and WebSocket it is the shared connection).
+ *
+ * - The acknowledgement goes out first, with the honoured subset of what was asked (a kind the
+ *   server's capabilities do not offer, or a URI no resource answers to, is left out).
+ * - Every notification carries `_meta["io.modelcontextprotocol/subscriptionId"]`, the listen
+ *   request's id with its type kept; only the kinds the stream asked for are sent.
+ * - The request stays in flight under its id, so `notifications/cancelled` or a closed
+ *   connection ends it (no response, as for any cancelled request), and a duplicate id is refused.
+ *   At shutdown the server ends it gracefully: the listen request is answered `complete`.
+ * - Bounded: a stream holds at most one undelivered notification per kind and per subscribed URI
+ *   (a list_changed says "fetch again", so two unsent ones say no more than one). While the
+ *   transport reports more than MAX_BACKLOG_BYTES unsent, they wait, coalesced, and are retried;
+ *   a reader that never reads costs a few set entries, not a growing queue.
+ */
+import type { Cancellation, CancelReason } from '../engine/cancellation.js';
+import { LISTEN_METHOD, META } from '../protocol/eras.js';
+import { notification, type RequestId } from '../protocol/json-rpc.js';
+import { ProtocolError } from '../protocol/protocol-error.js';
+import { type MethodContext, NO_RESPONSE } from './method-table.js';
+import type { Router } from './router.js';
+import type { MessageSink } from './session.js';
+
+/** What a listen request may ask for (the schema's SubscriptionFilter). */
+export interface SubscriptionFilter {
+  toolsListChanged?: boolean;
+  promptsListChanged?: boolean;
+  resourcesListChanged?: boolean;
+  resourceSubscriptions?: string[];
+}
+
+export type ListChangedKind = 'tools' | 'prompts' | 'resources';
+type ListChangedFlag = 'toolsListChanged' | 'promptsListChanged' | 'resourcesListChanged';
+
+/** Past this many bytes written but not yet sent by the transport, a stream's notifications wait. */
+export const MAX_BACKLOG_BYTES = 1024 * 1024;
+/** How often a stream held back by a slow reader looks again. */
+const BACKLOG_RETRY_MS = 50;
+
+const LIST_CHANGED: Record<ListChangedKind, { flag: ListChangedFlag; method: string }> = {
+  tools: { flag: 'toolsListChanged', method: 'notifications/tools/list_changed' },
+  prompts: { flag: 'promptsListChanged', method: 'notifications/prompts/list_changed' },
+  resources: { flag: 'resourcesListChanged', method: 'notifications/resources/list_changed' },
+};
+
+export interface ListenStreamOptions {
+  /** The server's capabilities now: they decide which kinds a stream is granted. */
+  capabilities: () => Record<string, unknown>;
+  /** Whether some resource (or template) answers to `uri`. */
+  hasResource: (uri: string) => boolean;
+}
+
+/** One open stream: what it was granted, and what it has not yet been able to deliver. */
+class ListenStream {
+  /** Notification keys waiting to go out: a list_changed method, or `updated <uri>`. */
+  readonly #pending = new Set<string>();
+  #scheduled = false;
+  #retry: NodeJS.Timeout | undefined;
+  #closed = false;
+
+  constructor(
+    readonly id: RequestId,
+    readonly granted: SubscriptionFilter,
+    readonly uris: ReadonlySet<string>,
+    readonly sink: MessageSink,
+  ) {}
+
+  offer(key: string): void {
+    if (this.#closed) return;
+    this.#pending.add(key);
+    if (this.#scheduled || this.#retry) return;
+    this.#scheduled = true;
+    // Changes made in one turn (a tool added, then removed) reach the reader as one notification.
+    setImmediate(() => this.#flush());
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#pending.clear();
+    if (this.#retry) clearTimeout(this.#retry);
+    this.#retry = undefined;
+  }
+
+  #flush(): void {
+    this.#scheduled = false;
+    this.#retry = undefined;
+    if (this.#closed || this.#pending.size === 0) return;
+    if ((this.sink.backlogBytes?.() ?? 0) > MAX_BACKLOG_BYTES) {
+      this.#retry = setTimeout(() => this.#flush(), BACKLOG_RETRY_MS);
+      this.#retry.unref();
+      return;
+    }
+    const keys = [...this.#pending];
+    this.#pending.clear();
+    for (const key of keys) {
+      const meta = { [META.subscriptionId]: this.id };
+      this.sink.send(
+        key.startsWith('updated ')
+          ? notification('notifications/resources/updated', { _meta: meta, uri: key.slice(8) })
+          : notification(key, { _meta: meta }),
+      );
+    }
+  }
+}
+
+export class ListenStreams {
+  /** Each open stream, with the cancellation of its listen request (which ends it). */
+  readonly #streams = new Map<ListenStream, Cancellation>();
+  readonly #options: ListenStreamOptions;
+
+  constructor(options: ListenStreamOptions) {
+    this.#options = options;
+  }
+
+  addTo(router: Router): void {
+    router.method(LISTEN_METHOD, (ctx) => this.#listen(ctx));
+  }
+
+  /** Tells the streams that asked for it that a list changed. */
+  listChanged(kind: ListChangedKind): void {
+    const { flag, method } = LIST_CHANGED[kind];
+    for (const stream of this.#streams.keys()) if (stream.granted[flag] === true) stream.offer(method);
+  }
+
+  /** Tells the streams subscribed to `uri` that the resource changed. */
+  resourceUpdated(uri: string): void {
+    for (const stream of this.#streams.keys()) if (stream.uris.has(uri)) stream.offer(`updated ${uri}`);
+  }
+
+  /** Ends every stream gracefully (shutdown): each listen request is answered `complete`. */
+  endAll(): void {
+    for (const cancellation of [...this.#streams.values()]) cancellation.cancel('shutdown');
+  }
+
+  #listen({ session, request, params, sink }: MethodContext): Promise<unknown> | typeof NO_RESPONSE {
+    const granted = this.#grant(readFilter(params.notifications));
+    // A connection already gone could never end the stream (its close has run): nothing to open.
+    if (session.closed) return NO_RESPONSE;
+    const stream = new ListenStream(request.id, granted, new Set(granted.resourceSubscriptions), sink);
+    const cancellation = session.begin(request.id);
+    sink.send(
+      notification('notifications/subscriptions/acknowledged', {
+        _meta: { [META.subscriptionId]: request.id },
+        notifications: granted,
+      }),
+    );
+    this.#streams.set(stream, cancellation);
+    return new Promise<unknown>((resolve) => {
+      cancellation.onCancel((reason: CancelReason) => {
+        this.#streams.delete(stream);
+        stream.close();
+        session.end(request.id);
+        // The client that cancelled (or is gone) expects nothing; the server ending the stream
+        // answers the request, which tells the client it ended on purpose.
+        resolve(reason === 'cancelled' ? NO_RESPONSE : { _meta: { [META.subscriptionId]: request.id } });
+      });
+    });
+  }
+
+  /** The subset of `asked` this server can honour now. */
+  #grant(asked: SubscriptionFilter): SubscriptionFilter {
+    const capabilities = this.#options.capabilities() as Record<
+      string,
+      { listChanged?: boolean; subscribe?: boolean } | undefined
+    >;
+    const granted: SubscriptionFilter = {};
+    for (const kind of Object.keys(LIST_CHANGED) as ListChangedKind[]) {
+      const { flag } = LIST_CHANGED[kind];
+      if (asked[flag] === true && capabilities[kind]?.listChanged === true) granted[flag] = true;
+    }
+    if (asked.resourceSubscriptions !== undefined && capabilities.resources?.subscribe === true) {
+      granted.resourceSubscriptions = [...new Set(asked.resourceSubscriptions)].filter((uri) =>
+        this.#options.hasResource(uri),
+      );
+    }
+    return granted;
+  }
+}
+
+function readFilter(value: unknown): SubscriptionFilter {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw ProtocolError.invalidParams(
+      `${LISTEN_METHOD} needs params.notifications, an object such as { "toolsListChanged": true }`,
+    );
+  }
+  const filter = value as Record<string, unknown>;
+  for (const { flag } of Object.values(LIST_CHANGED)) {
+    if (filter[flag] !== undefined && typeof filter[flag] !== 'boolean') {
+      throw ProtocolError.invalidParams(`params.notifications.${flag} must be true or false`);
+    }
+  }
+  const uris = filter.resourceSubscriptions;
+  if (uris !== undefined && (!Array.isArray(uris) || uris.some((uri) => typeof uri !== 'string'))) {
+    throw ProtocolError.invalidParams(
+      'params.notifications.resourceSubscriptions must be an array of URI strings',
+    );
+  }
+  return filter as SubscriptionFilter;
+}

@@ -1,0 +1,83 @@
+/**
+ * How the 2026-07-28 era dresses a handler's answer: every result says its `resultType` and who
+ * answered (`_meta["io.modelcontextprotocol/serverInfo"]`), the six cacheable ones carry `ttlMs`
+ * and `cacheScope`, and the one legacy error code this era forbids (-32002, resource not found)
+ * becomes -32602 with `data.uri`.
+ *
+ * Handlers return the same values in both eras; only this module knows the modern shape, so the
+ * legacy era's answers stay byte-for-byte what they were.
+ */
+import { type CacheableMethod, META, MODERN_METHODS, RESULT_COMPLETE } from '../protocol/eras.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import { EncodedResult, encodeJson, type JsonText } from '../protocol/message-encoding.js';
+import { ProtocolError } from '../protocol/protocol-error.js';
+import { type CacheOptions, resolveCacheHint } from './cache-hints.js';
+import type { ServerIdentity } from './server-identity.js';
+
+export class ModernAnswers {
+  /** `_meta` of a result that brings none of its own: one shared, frozen object. */
+  readonly #meta: Readonly<Record<string, unknown>>;
+  /** Resolved once: the same hint on every page and every call of a method. */
+  readonly #hints = new Map<string, { ttlMs: number; cacheScope: string }>();
+
+  /** The JSON text that opens every spliced result: `{"resultType":"complete","_meta":{...}`. */
+  readonly #prefix: string;
+
+  constructor(identity: ServerIdentity, cache: CacheOptions | undefined) {
+    this.#meta = Object.freeze({ [META.serverInfo]: identity.serverInfo });
+    this.#prefix = `{"resultType":${JSON.stringify(RESULT_COMPLETE)},"_meta":${JSON.stringify(this.#meta)}`;
+    for (const [method, rule] of MODERN_METHODS) {
+      if (rule.cacheable) this.#hints.set(method, resolveCacheHint(cache, method as CacheableMethod));
+    }
+  }
+
+  /**
+   * A copy of `value` in the modern shape; the handler's own object is left alone (it may be a
+   * constant a handler returns every time, also to legacy requests). Object.assign and plain
+   * assignments, not object spread: in the profiles spread with these keys cost microseconds a result.
+   */
+  result(method: string, value: unknown): Record<string, unknown> {
+    const body = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+    const result: Record<string, unknown> = Object.assign({}, body);
+    result.resultType = RESULT_COMPLETE;
+    const hint = this.#hints.get(method);
+    if (hint !== undefined) {
+      result.ttlMs = hint.ttlMs;
+      result.cacheScope = hint.cacheScope;
+    }
+    const ownMeta = body._meta;
+    result._meta =
+      typeof ownMeta === 'object' && ownMeta !== null ? Object.assign({}, ownMeta, this.#meta) : this.#meta;
+    return result;
+  }
+
+  /**
+   * The modern result with its JSON text. A result tools/call already encoded (the common case,
+   * on the hot path) gets the modern fields spliced in front of its text rather than being
+   * stringified a second time; one with its own `_meta` or `resultType` is encoded whole.
+   */
+  encoded(method: string, value: unknown): { result: unknown; json: JsonText } {
+    if (!(value instanceof EncodedResult)) {
+      const result = this.result(method, value);
+      return { result, json: encodeJson(result) };
+    }
+    const body = value.value as Record<string, unknown> | null;
+    const result = this.result(method, body);
+    const spliceable =
+      typeof body === 'object' &&
+      body !== null &&
+      !('_meta' in body) &&
+      !('resultType' in body) &&
+      !this.#hints.has(method) &&
+      value.text.startsWith('{');
+    if (!spliceable) return { result, json: encodeJson(result) };
+    const rest = value.text.slice(1);
+    return { result, json: { ok: true, text: `${this.#prefix}${rest === '}' ? '}' : `,${rest}`}` } };
+  }
+
+  error(error: ProtocolError): ProtocolError {
+    if (error.code !== ErrorCode.ResourceNotFound) return error;
+    const uri = (error.data as { uri?: unknown } | undefined)?.uri;
+    return ProtocolError.invalidParams(error.message, { uri });
+  }
+}
