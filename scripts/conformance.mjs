@@ -32,8 +32,10 @@ const RUN_LIMIT_MS = 5 * 60_000;
 const INSTALL_LIMIT_MS = 5 * 60_000;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const cache = join(root, '.cache', 'conformance');
-const node22 = join(cache, 'node_modules', 'node', 'bin', 'node');
+const cache = join(root, '.cache');
+/** Node 22 has a prefix of its own: an npm install into a shared prefix removes what it did not name. */
+const nodePrefix = join(cache, 'node22');
+const node22 = join(nodePrefix, 'node_modules', 'node', 'bin', 'node');
 const serverEntry = join(root, 'dist', 'examples', 'conformance-server.js');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
@@ -52,9 +54,9 @@ if (values.suite !== undefined && !(values.suite in SUITES)) {
 }
 const suites = values.suite ? [SUITES[values.suite]] : Object.values(SUITES);
 
-/** Where a suite version lives: the legacy one beside node@22 (as it always did), others apart. */
+/** Where a suite version lives: each in a prefix of its own, so installing one never removes another. */
 function suitePrefix(suite) {
-  return suite === SUITES.legacy ? cache : join(root, '.cache', `conformance-${suite.version}`);
+  return join(cache, `conformance-${suite.version}`);
 }
 
 function suiteEntry(suite) {
@@ -78,20 +80,10 @@ function npmInstall(prefix, packages) {
 
 function ensureInstalled(suite) {
   const prefix = suitePrefix(suite);
-  const packages = [];
-  if (!existsSync(node22)) packages.push(NODE_PACKAGE);
-  if (installedVersion(prefix) !== suite.version)
-    packages.push(`@modelcontextprotocol/conformance@${suite.version}`);
-  if (packages.length === 0) return;
-  // node@22 always goes into the legacy prefix, so it is installed once for both suites.
-  const nodeHere = prefix === cache || !packages.includes(NODE_PACKAGE);
-  const ok = nodeHere
-    ? npmInstall(prefix, packages)
-    : npmInstall(cache, [NODE_PACKAGE]) &&
-      npmInstall(
-        prefix,
-        packages.filter((name) => name !== NODE_PACKAGE),
-      );
+  const ok =
+    (existsSync(node22) || npmInstall(nodePrefix, [NODE_PACKAGE])) &&
+    (installedVersion(prefix) === suite.version ||
+      npmInstall(prefix, [`@modelcontextprotocol/conformance@${suite.version}`]));
   if (!ok || !existsSync(node22) || installedVersion(prefix) !== suite.version) {
     console.error('conformance: the install failed; check your network access to the npm registry');
     process.exit(1);
