@@ -6,10 +6,17 @@
  * Its logging and progress tools are blocking (they run on the worker pool), so passing the suite
  * also proves that logs and progress travel out of worker threads. `test_reconnection`'s stream is
  * closed 100 ms into the call, which makes the client come back with Last-Event-ID for the answer.
+ *
+ * One server, one endpoint, both protocol eras: the 2025 suite talks to it through initialize and
+ * sessions, the 2026-07-28 suite statelessly. The fixtures only the latter asks for (list-change
+ * triggers, the per-request log level, x-mcp-header) are ordinary tools like the rest.
  */
 import { McpServer } from '../lib/index.js';
 import { addClientRequestTools } from './conformance/client-request-tools.js';
 import { addContentTools } from './conformance/content-tools.js';
+import { addHeaderTools } from './conformance/header-tools.js';
+import { addListChangeTriggers } from './conformance/list-change-triggers.js';
+import { addLogLevelsTool } from './conformance/log-levels-tool.js';
 import loggingTool from './conformance/logging-tool.js';
 import progressTool from './conformance/progress-tool.js';
 import { addResourcesAndPrompts } from './conformance/resources-and-prompts.js';
@@ -25,6 +32,9 @@ const server = new McpServer({
 addContentTools(server);
 addClientRequestTools(server);
 addResourcesAndPrompts(server);
+addListChangeTriggers(server);
+addLogLevelsTool(server);
+addHeaderTools(server);
 server.tool(loggingTool).tool(progressTool);
 
 await server.listen({

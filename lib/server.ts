@@ -29,6 +29,7 @@ import { SchemaCompiler } from './tools/schema-compiler.js';
 import type { DefinedTool, ObjectSchema, ToolDefinition } from './tools/tool-definition.js';
 import { ToolRegistry } from './tools/tool-registry.js';
 import type { Connection } from './transports/connection.js';
+import type { ModernRouting } from './transports/modern-request-checks.js';
 import { StdioTransport } from './transports/stdio.js';
 import { type StreamableHttpOptions, StreamableHttpTransport } from './transports/streamable-http.js';
 import { WebSocketTransport } from './transports/websocket.js';
@@ -52,6 +53,11 @@ export class McpServer {
   readonly #resources: ResourceRegistry;
   readonly #prompts: PromptRegistry;
   readonly #httpTransports: StreamableHttpTransport[] = [];
+  /** What modern HTTP checks before dispatch: the router's methods, the tools' x-mcp-header arguments. */
+  readonly #httpRouting: ModernRouting = {
+    knows: (method, era) => this.#router.knows(method, era),
+    headerParamsOf: (name) => this.#registry.get(name)?.headerParams,
+  };
   readonly #wsTransports: WebSocketTransport[] = [];
   readonly #addresses: { http?: AddressInfo; ws?: AddressInfo } = {};
 
@@ -178,7 +184,7 @@ export class McpServer {
   handler(
     options: StreamableHttpOptions = {},
   ): (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void {
-    const transport = new StreamableHttpTransport((sink, id) => this.connect(sink, id), {
+    const transport = new StreamableHttpTransport((sink, id) => this.connect(sink, id), this.#httpRouting, {
       maxBodyBytes: this.#options.maxMessageBytes,
       ...options,
     });
@@ -214,7 +220,7 @@ export class McpServer {
     const connect = (sink: MessageSink, id?: string) => this.connect(sink, id);
     if (options.http) {
       const { port, host, ...rest } = options.http;
-      const transport = new StreamableHttpTransport(connect, {
+      const transport = new StreamableHttpTransport(connect, this.#httpRouting, {
         maxBodyBytes: this.#options.maxMessageBytes,
         ...rest,
       });

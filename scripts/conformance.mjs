@@ -1,64 +1,96 @@
 #!/usr/bin/env node
 /**
- * `npm run conformance`: runs the official MCP conformance suite (every scenario, `--suite all`)
- * against weft's conformance server, and fails on any failed check.
+ * `npm run conformance`: runs both official MCP conformance suites against weft's conformance
+ * server, one after the other, each against a freshly started server: 0.1.16 `--suite all` (the
+ * legacy era) and 0.2.0-alpha.12 `--requirements 2026-07-28` (the stateless era). What each suite
+ * must pass is in conformance-suites.mjs; this file installs, starts, runs and reports.
  *
- * The suite needs Node 22 while weft supports Node 20, so Node 22 (the npm package `node@22`) and the
- * suite are installed into a git-ignored cache folder, never as dependencies of weft itself: a
- * `node@22` devDependency would shadow the Node that runs weft's own npm scripts.
+ * The suites need Node 22 while weft supports Node 20, so Node 22 (the npm package `node@22`) and
+ * the suites are installed into git-ignored cache folders, never as dependencies of weft itself: a
+ * `node@22` devDependency would shadow the Node that runs weft's own npm scripts. The two suite
+ * versions are the same npm package, so each gets its own prefix.
  *
- * Options: --scenario NAME (one scenario instead of the whole suite), --verbose.
+ * Verdicts are read from the per-check results the suite writes with `-o`, not from its exit code:
+ * the 2026-07-28 run includes scenarios of later issues, which fail today by design.
+ *
+ * Options: --suite legacy|modern (one suite instead of both), --scenario NAME (one scenario of the
+ * chosen suites), --verbose.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { judge, SUITES } from './conformance-suites.mjs';
 
-const SUITE_VERSION = '0.1.16';
 const NODE_PACKAGE = 'node@22';
+/** Per suite, whole run. Both together stay well inside npm test's 15 minutes on 2 cores. */
 const RUN_LIMIT_MS = 5 * 60_000;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = join(root, '.cache', 'conformance');
-const suitePackage = join(cache, 'node_modules', '@modelcontextprotocol', 'conformance');
 const node22 = join(cache, 'node_modules', 'node', 'bin', 'node');
 const serverEntry = join(root, 'dist', 'examples', 'conformance-server.js');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 const { values } = parseArgs({
-  options: { scenario: { type: 'string' }, verbose: { type: 'boolean', default: false } },
+  options: {
+    suite: { type: 'string' },
+    scenario: { type: 'string' },
+    verbose: { type: 'boolean', default: false },
+  },
 });
+if (values.suite !== undefined && !(values.suite in SUITES)) {
+  console.error(
+    `conformance: --suite must be one of ${Object.keys(SUITES).join(', ')} (got ${values.suite})`,
+  );
+  process.exit(2);
+}
+const suites = values.suite ? [SUITES[values.suite]] : Object.values(SUITES);
 
-function installedSuiteVersion() {
+/** Where a suite version lives: the legacy one beside node@22 (as it always did), others apart. */
+function suitePrefix(suite) {
+  return suite === SUITES.legacy ? cache : join(root, '.cache', `conformance-${suite.version}`);
+}
+
+function suiteEntry(suite) {
+  return join(suitePrefix(suite), 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+}
+
+function installedVersion(prefix) {
   try {
-    return JSON.parse(readFileSync(join(suitePackage, 'package.json'), 'utf8')).version;
+    const manifest = join(prefix, 'node_modules', '@modelcontextprotocol', 'conformance', 'package.json');
+    return JSON.parse(readFileSync(manifest, 'utf8')).version;
   } catch {
     return undefined;
   }
 }
 
-function ensureInstalled() {
-  if (installedSuiteVersion() === SUITE_VERSION && existsSync(node22)) return;
-  console.log(
-    `conformance: installing ${NODE_PACKAGE} and the suite ${SUITE_VERSION} into .cache/conformance ...`,
-  );
-  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const result = spawnSync(
-    npm,
-    [
-      'install',
-      '--prefix',
-      cache,
-      '--no-audit',
-      '--no-fund',
-      '--no-save',
-      NODE_PACKAGE,
-      `@modelcontextprotocol/conformance@${SUITE_VERSION}`,
-    ],
-    { stdio: 'inherit' },
-  );
-  if (result.status !== 0 || !existsSync(node22)) {
+function npmInstall(prefix, packages) {
+  console.log(`conformance: installing ${packages.join(' ')} into ${prefix.slice(root.length + 1)} ...`);
+  const args = ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', ...packages];
+  return spawnSync(npm, args, { stdio: 'inherit' }).status === 0;
+}
+
+function ensureInstalled(suite) {
+  const prefix = suitePrefix(suite);
+  const packages = [];
+  if (!existsSync(node22)) packages.push(NODE_PACKAGE);
+  if (installedVersion(prefix) !== suite.version)
+    packages.push(`@modelcontextprotocol/conformance@${suite.version}`);
+  if (packages.length === 0) return;
+  // node@22 always goes into the legacy prefix, so it is installed once for both suites.
+  const nodeHere = prefix === cache || !packages.includes(NODE_PACKAGE);
+  const ok = nodeHere
+    ? npmInstall(prefix, packages)
+    : npmInstall(cache, [NODE_PACKAGE]) &&
+      npmInstall(
+        prefix,
+        packages.filter((name) => name !== NODE_PACKAGE),
+      );
+  if (!ok || !existsSync(node22) || installedVersion(prefix) !== suite.version) {
     console.error('conformance: the install failed; check your network access to the npm registry');
     process.exit(1);
   }
@@ -67,13 +99,8 @@ function ensureInstalled() {
 function ensureBuilt() {
   if (existsSync(serverEntry)) return;
   console.log('conformance: building weft (dist/ is missing) ...');
-  const result = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', root],
-    {
-      stdio: 'inherit',
-    },
-  );
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const result = spawnSync(process.execPath, [tsc, '-p', root], { stdio: 'inherit' });
   if (!existsSync(serverEntry)) {
     console.error(`conformance: the build did not produce ${serverEntry} (tsc exit ${result.status})`);
     process.exit(1);
@@ -115,48 +142,113 @@ function startServer(port) {
   });
 }
 
-function runSuite(port) {
-  const args = [join(suitePackage, 'dist', 'index.js'), 'server', '--url', `http://127.0.0.1:${port}/mcp`];
-  args.push(...(values.scenario ? ['--scenario', values.scenario] : ['--suite', 'all']));
+function runSuite(suite, port, outputDir) {
+  const args = [suiteEntry(suite), 'server', '--url', `http://127.0.0.1:${port}/mcp`, '-o', outputDir];
+  args.push(...(values.scenario ? ['--scenario', values.scenario] : suite.args));
   if (values.verbose) args.push('--verbose');
   const child = spawn(node22, args, {
-    cwd: cache,
+    cwd: suitePrefix(suite),
     env: { ...process.env, PATH: `${dirname(node22)}:${process.env.PATH ?? ''}` },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
+  let errors = '';
+  const echo = values.verbose || values.scenario;
   child.stdout.on('data', (chunk) => {
     output += chunk;
-    process.stdout.write(chunk);
+    if (echo) process.stdout.write(chunk);
+  });
+  // The suite's stderr carries stack traces of scenarios that could not run; shown with a failure.
+  child.stderr.on('data', (chunk) => {
+    errors = (errors + chunk).slice(-8000);
+    if (echo) process.stderr.write(chunk);
   });
   const limit = setTimeout(() => child.kill('SIGTERM'), RUN_LIMIT_MS);
   return new Promise((resolveRun) => {
     child.once('exit', (code, signal) => {
       clearTimeout(limit);
-      resolveRun({ code: code ?? (signal ? 1 : 0), output });
+      resolveRun({ code: code ?? (signal ? 1 : 0), signal, output, errors });
     });
   });
 }
 
-ensureInstalled();
+/** The scenarios the suite announced, each with the checks it saved (`server-NAME-TIMESTAMP/checks.json`). */
+function readScenarios(output, outputDir) {
+  const saved = new Map();
+  for (const entry of readdirSync(outputDir)) {
+    const name = /^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/.exec(entry)?.[1];
+    if (!name) continue;
+    try {
+      saved.set(name, JSON.parse(readFileSync(join(outputDir, entry, 'checks.json'), 'utf8')));
+    } catch {
+      // An unreadable file counts like a missing one.
+    }
+  }
+  const announced = [...output.matchAll(/=== Running scenario: (\S+) ===/g)].map(([, name]) => name);
+  if (announced.length === 0) return saved; // a single --scenario run announces nothing
+  return new Map(announced.map((name) => [name, saved.get(name)]));
+}
+
+/** Runs one suite against a server of its own; returns true when weft passed it. */
+async function runOne(suite) {
+  ensureInstalled(suite);
+  const port = await freePort();
+  let server;
+  try {
+    server = await startServer(port);
+  } catch (error) {
+    console.error(`conformance: ${error.message}`);
+    return false;
+  }
+  const outputDir = mkdtempSync(join(tmpdir(), 'weft-conformance-'));
+  const started = Date.now();
+  let run;
+  try {
+    run = await runSuite(suite, port, outputDir);
+  } finally {
+    server.kill('SIGTERM');
+  }
+  const seconds = ((Date.now() - started) / 1000).toFixed(0);
+  const scenarios = readScenarios(run.output, outputDir);
+  rmSync(outputDir, { recursive: true, force: true });
+
+  const heading = `conformance ${suite.version}, ${suite.name}`;
+  // A whole run ends with "Total: ..."; a single scenario with "Passed: N/M, ...".
+  const total = (/Total: \d+ passed, \d+ failed(?:, \d+ warnings)?/.exec(run.output) ??
+    /Passed: \d+\/\d+, \d+ failed(?:, \d+ warnings)?/.exec(run.output))?.[0];
+  if (!total || scenarios.size === 0) {
+    console.error(
+      `\n${heading}: no summary from the suite (exit ${run.code}${run.signal ? `, ${run.signal}` : ''})`,
+    );
+    if (!values.verbose && !values.scenario) process.stdout.write(run.output.slice(-4000));
+    return false;
+  }
+  const { failures, deferred, warnings } = judge(suite, scenarios);
+  console.log(`\n${heading}: ${scenarios.size} scenarios in ${seconds} s; suite's ${total}`);
+  if (deferred.length > 0) {
+    console.log('  reported, not counted (later issues):');
+    for (const { scenario, passed, failed } of deferred) {
+      console.log(`    ${failed === 0 ? 'pass' : 'FAIL'}  ${scenario} (${passed} passed, ${failed} failed)`);
+    }
+  }
+  for (const { scenario, id, message } of warnings) {
+    console.log(`  warning ${scenario}: ${id} ${message.split('\n')[0].slice(0, 240)}`);
+  }
+  for (const { scenario, id, message } of failures) {
+    console.log(`  FAILED ${scenario}: ${id} ${message.split('\n')[0].slice(0, 240)}`);
+  }
+  const passed = failures.length === 0 && (suite !== SUITES.legacy || run.code === 0);
+  const counted = [...scenarios.keys()].filter((scenario) => !suite.scenarioDeferred(scenario)).length;
+  if (passed) {
+    console.log(`  ok: every counted scenario (${counted}) passed with 0 failed checks`);
+  } else {
+    console.log(`  not ok: ${failures.length} failed check(s) in counted scenarios (suite exit ${run.code})`);
+    if (run.errors && !values.verbose) console.log(`  the suite's stderr (tail):\n${run.errors}`);
+  }
+  return passed;
+}
+
 ensureBuilt();
-const port = await freePort();
-let server;
-try {
-  server = await startServer(port);
-} catch (error) {
-  console.error(`conformance: ${error.message}`);
-  process.exit(1);
-}
-const { code, output } = await runSuite(port);
-server.kill('SIGTERM');
-const total = /Total: (\d+) passed, (\d+) failed(?:, (\d+) warnings)?/.exec(output);
-if (!total) {
-  console.error(`conformance: no summary line from the suite (exit code ${code})`);
-  process.exit(1);
-}
-const [, passed, failed, warnings = '0'] = total;
-console.log(
-  `\nconformance: ${passed} passed, ${failed} failed, ${warnings} warnings (suite ${SUITE_VERSION})`,
-);
-process.exit(code !== 0 || Number(failed) > 0 ? 1 : 0);
+let allPassed = true;
+for (const suite of suites) allPassed = (await runOne(suite)) && allPassed;
+process.exit(allPassed ? 0 : 1);

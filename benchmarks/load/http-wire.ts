@@ -26,12 +26,18 @@ export class HttpWire implements Wire {
     };
     if (this.#sessionId) headers['mcp-session-id'] = this.#sessionId;
     if (this.#protocolVersion) headers['mcp-protocol-version'] = this.#protocolVersion;
+    Object.assign(headers, this.headersFor(message));
     const post = request(
       { host: '127.0.0.1', port: this.#port, path: '/mcp', method: 'POST', agent: this.#agent, headers },
       (response) => this.#onResponse(response),
     );
     post.on('error', (error) => this.#fail(`HTTP request failed: ${error.message}`));
     post.end(JSON.stringify(message));
+  }
+
+  /** Headers of one message beyond the session's; the stateless era's wire adds its routing headers. */
+  protected headersFor(_message: WireMessage): Record<string, string> {
+    return {};
   }
 
   negotiated(protocolVersion: string): void {

@@ -17,4 +17,5 @@ export interface Wire {
   close(): Promise<void>;
 }
 
-export type TransportName = 'stdio' | 'http' | 'ws';
+/** `modern-http` is Streamable HTTP in the stateless 2026-07-28 era: no handshake, an envelope per request. */
+export type TransportName = 'stdio' | 'http' | 'ws' | 'modern-http';

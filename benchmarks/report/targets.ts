@@ -6,6 +6,7 @@
 import type { MachineCapacity } from '../load/machine-capacity.js';
 import { formatNumber } from './markdown-table.js';
 import type { Measurement } from './measurement.js';
+import { checkModernHttpTargets } from './modern-http-targets.js';
 
 export interface TargetCheck {
   target: string;
@@ -98,6 +99,7 @@ export function checkTargets(
   checks.push(
     ratios.length > 0 ? { target: target4, measured: ratios.join(', '), met: allMet } : unmeasured(target4),
   );
+  checks.push(...checkModernHttpTargets(measurements));
   return checks;
 }
 

@@ -4,6 +4,7 @@ import { coTenants } from './co-tenants.js';
 import { cpuThroughput } from './cpu-throughput.js';
 import { dispatchOverhead } from './dispatch-overhead.js';
 import { memory } from './memory.js';
+import { modernHttp } from './modern-http.js';
 import { responsiveness } from './responsiveness.js';
 import type { Scenario } from './scenario.js';
 import { timeouts } from './timeouts.js';
@@ -13,6 +14,7 @@ export const SCENARIOS: readonly Scenario[] = [
   cpuThroughput,
   dispatchOverhead,
   cheapThroughput,
+  modernHttp,
   timeouts,
   memory,
   coTenants,

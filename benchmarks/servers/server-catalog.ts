@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import type { TransportName } from '../load/wire.js';
 
-export type ServerId = 'weft' | 'sdk' | 'sdk-piscina' | 'fastmcp' | 'floor';
+export type ServerId = 'weft' | 'sdk' | 'sdk-piscina' | 'fastmcp' | 'floor' | 'sdk-v2';
 
 export interface ServerSpec {
   id: ServerId;
@@ -22,8 +22,11 @@ export interface ServerSpec {
 
 const dist = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 
+/** Both HTTP eras are one endpoint: a server serves modern requests on its ordinary `--http` port. */
 const transportFlags = (transport: TransportName, port: number): string[] =>
-  transport === 'stdio' ? ['--stdio'] : [`--${transport}`, String(port)];
+  transport === 'stdio'
+    ? ['--stdio']
+    : [transport === 'modern-http' ? '--http' : `--${transport}`, String(port)];
 
 const peer = (file: string) => (transport: TransportName, port: number) => ({
   script: dist(`../peers/${file}`),
@@ -67,5 +70,16 @@ export const FLOOR_SERVER: ServerSpec = {
   }),
 };
 
+/**
+ * The official SDK v2 (`createMcpHandler`, stateless), compared with weft only in the modern-HTTP
+ * scenario: it is not in SERVERS, so the legacy scenarios stay as long as they were.
+ */
+export const SDK_V2_SERVER: ServerSpec = {
+  id: 'sdk-v2',
+  label: 'official SDK v2',
+  hasPool: false,
+  command: peer('sdk-v2-server.js'),
+};
+
 /** Every server a report may name, in the order of its columns. */
-export const REPORTED_SERVERS: readonly ServerSpec[] = [...SERVERS, FLOOR_SERVER];
+export const REPORTED_SERVERS: readonly ServerSpec[] = [...SERVERS, SDK_V2_SERVER, FLOOR_SERVER];

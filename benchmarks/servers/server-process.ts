@@ -8,6 +8,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { connect, createServer } from 'node:net';
 import { HttpWire } from '../load/http-wire.js';
 import { LoadClient } from '../load/load-client.js';
+import { ModernHttpWire } from '../load/modern-http-wire.js';
 import { StdioWire } from '../load/stdio-wire.js';
 import type { TransportName, Wire } from '../load/wire.js';
 import { WsWire } from '../load/ws-wire.js';
@@ -77,7 +78,8 @@ export async function startServer(
     const ready = (async () => {
       const wire = await openWire(transport, child, port);
       const client = new LoadClient(wire);
-      await client.initialize();
+      // The stateless era has no handshake: every request carries its own envelope.
+      if (transport !== 'modern-http') await client.initialize();
       return client;
     })();
     const timeout = new Promise<never>((_, reject) =>
@@ -165,6 +167,7 @@ async function openWire(
   if (transport === 'stdio') return new StdioWire(child);
   await waitForPort(port, child);
   if (transport === 'http') return new HttpWire(port);
+  if (transport === 'modern-http') return new ModernHttpWire(port);
   // Where the WebSocket endpoint lives is the server's choice: /mcp first, like HTTP, then the root.
   return WsWire.open(`ws://127.0.0.1:${port}/mcp`).catch(() => WsWire.open(`ws://127.0.0.1:${port}/`));
 }

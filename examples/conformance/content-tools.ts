@@ -1,6 +1,7 @@
 /**
  * The conformance suite's content tools: one per content type, an error, and a schema that uses
- * JSON Schema 2020-12 keywords (`$schema`, `$defs`, `$ref`), which must be published unchanged.
+ * JSON Schema 2020-12 keywords (`$schema`, `$defs`, `$anchor`, `$ref`, `allOf`/`anyOf`, `if`/`then`/`else`),
+ * which must be published unchanged.
  */
 import type { McpServer } from '../../lib/index.js';
 import { RED_PIXEL_PNG, SILENT_WAV } from './media.js';
@@ -79,11 +80,23 @@ export function addContentTools(server: McpServer): McpServer {
         type: 'object',
         $defs: {
           address: {
+            $anchor: 'addressDef',
             type: 'object',
             properties: { street: { type: 'string' }, city: { type: 'string' } },
           },
         },
-        properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+        properties: {
+          name: { type: 'string' },
+          address: { $ref: '#/$defs/address' },
+          contactMethod: { type: 'string', enum: ['phone', 'email'] },
+          phone: { type: 'string' },
+          email: { type: 'string' },
+        },
+        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        // biome-ignore lint/suspicious/noThenProperty: a JSON Schema conditional (an object, so never a thenable)
+        then: { required: ['phone'] },
+        else: { required: ['email'] },
         additionalProperties: false,
       },
       handler: (args) => `Received: ${JSON.stringify(args)}`,

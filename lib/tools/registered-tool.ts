@@ -2,6 +2,7 @@
  * A tool after registration: its published descriptor, its compiled validators and the run-time
  * settings the engine needs. Built once, read on every call, never mutated.
  */
+import type { HeaderParam } from '../protocol/mcp-param-headers.js';
 import type { Validator } from './schema-compiler.js';
 import type {
   ToolDefinition,
@@ -28,6 +29,8 @@ interface RegisteredToolBase {
   readonly definition: ToolDefinition<never, never>;
   readonly descriptor: ToolDescriptor;
   readonly validateArguments: Validator;
+  /** The arguments its `x-mcp-header` annotations mirror into `Mcp-Param-*` headers (checked at registration). */
+  readonly headerParams: readonly HeaderParam[];
   readonly validateOutput: Validator | undefined;
   /** The tool's own deadline in ms (0 = none of its own). */
   readonly timeoutMs: number;

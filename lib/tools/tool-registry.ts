@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { findHandler } from './handler-export.js';
+import { findHeaderParams } from './header-params.js';
 import type { RegisteredTool, ToolDescriptor } from './registered-tool.js';
 import type { SchemaCompiler, Validator } from './schema-compiler.js';
 import { TOOL_OPTION_KEYS, type ToolDefinition } from './tool-definition.js';
@@ -112,6 +113,7 @@ export class ToolRegistry {
     }
 
     const validateArguments = this.#compileObjectSchema(definition.inputSchema, 'inputSchema', fail);
+    const headerParams = findHeaderParams(definition.inputSchema, fail);
     const validateOutput =
       definition.outputSchema === undefined
         ? undefined
@@ -144,6 +146,7 @@ export class ToolRegistry {
       definition: definition as unknown as ToolDefinition<never, never>,
       descriptor,
       validateArguments,
+      headerParams,
       validateOutput,
       timeoutMs,
       concurrency,

@@ -1,9 +1,10 @@
 /**
  * Writes one Server-Sent Events stream onto an HTTP response.
  *
- * A stream opens with a priming event (an id and empty data, plus `retry`), so that a client that
- * loses it before the first message still has an id to resume from. A comment line every
- * `keepAliveMs` keeps proxies from cutting an idle stream and lets a dead peer be noticed.
+ * A resumable (legacy) stream opens with a priming event (an id and empty data, plus `retry`), so
+ * that a client that loses it before the first message still has an id to resume from; a modern
+ * stream cannot be resumed and carries no ids at all. A comment line every `keepAliveMs` keeps
+ * proxies from cutting an idle stream and lets a dead peer be noticed.
  */
 import type { ServerResponse } from 'node:http';
 
@@ -42,6 +43,16 @@ export class SseWriter {
   /** Writes one message event; `data` is its JSON text (JSON never contains a raw newline). */
   event(eventId: string, data: string): void {
     this.#write(`event: message\nid: ${eventId}\ndata: ${data}\n\n`);
+  }
+
+  /** Writes one message event without an id, for a stream that cannot be resumed. */
+  message(data: string): void {
+    this.#write(`event: message\ndata: ${data}\n\n`);
+  }
+
+  /** Bytes written but not yet taken by the client: how far behind a slow reader has fallen. */
+  get backlogBytes(): number {
+    return this.#response.writableLength;
   }
 
   /** Ends the stream; with `retryMs`, first tells the client when to come back (the polling pattern). */

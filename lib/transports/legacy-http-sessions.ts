@@ -1,0 +1,282 @@
+/**
+ * Streamable HTTP for the legacy era (the rules of 2025-11-25): sessions, resumable streams, GET and
+ * DELETE.
+ *
+ * - POST carries one message (or a 2025-03-26 batch). Notifications and responses get 202. A request
+ *   answered at once gets `application/json`; one still running gets an SSE stream carrying its
+ *   notifications (progress, logs, requests to the client) and then its response.
+ * - `initialize` mints an `Mcp-Session-Id`; every later request must carry it (unknown -> 404,
+ *   missing -> 400); DELETE ends the session; idle sessions expire.
+ * - GET opens the standalone stream, or with `Last-Event-ID` resumes any stream of the session from
+ *   the event store. A stream may also be closed on purpose mid-call (`retry`, then close: the
+ *   polling pattern), so long calls need not hold a connection open.
+ * - A client that vanishes mid-call does not cancel it (the spec says so for this era); its answer
+ *   waits in the event store. `notifications/cancelled` does cancel.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode } from '../protocol/error-codes.js';
+import { classify, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
+import { isSupportedVersion, LEGACY_VERSIONS } from '../protocol/versions.js';
+import type { Connect } from './connection.js';
+import { acceptOf, header, reply, sendJson } from './http-replies.js';
+import { HttpSession, STANDALONE_STREAM } from './http-session.js';
+import { SseWriter } from './sse-writer.js';
+
+export interface LegacyHttpOptions {
+  sessionIdleMs: number;
+  maxEventsPerSession: number;
+  maxEventBytesPerSession: number;
+  maxSessions: number;
+  retryMs: number;
+  keepAliveMs: number;
+  pollAfterMs: ((request: JsonRpcRequest) => number | undefined) | undefined;
+}
+
+/** A client that takes no stream on its POST still hears the server's requests on its GET stream. */
+const isRequest = (message: JsonRpcMessage | JsonRpcMessage[]) =>
+  !Array.isArray(message) && 'method' in message && 'id' in message;
+
+/** A response (or a batch of them), as opposed to a notification or a request of the server's. */
+const isAnswer = (message: JsonRpcMessage | JsonRpcMessage[]) =>
+  Array.isArray(message) || !('method' in message);
+
+export class LegacyHttpSessions {
+  readonly #connect: Connect;
+  readonly #options: LegacyHttpOptions;
+  readonly #sessions = new Map<string, HttpSession>();
+  readonly #sweeper: NodeJS.Timeout;
+
+  constructor(connect: Connect, options: LegacyHttpOptions) {
+    this.#connect = connect;
+    this.#options = options;
+    const sweepEvery = Math.max(10, Math.min(options.sessionIdleMs / 2, 30_000));
+    this.#sweeper = setInterval(() => this.#expireIdle(), sweepEvery);
+    this.#sweeper.unref();
+  }
+
+  get count(): number {
+    return this.#sessions.size;
+  }
+
+  /** Ends every session and its streams. */
+  close(): void {
+    clearInterval(this.#sweeper);
+    for (const session of this.#sessions.values()) session.close();
+    this.#sessions.clear();
+  }
+
+  /** Serves one POST whose body (already read and parsed) belongs to the legacy era. */
+  async post(
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+    acceptsSse: boolean,
+    accepting: boolean,
+  ): Promise<void> {
+    const messages = Array.isArray(body) ? body : [body];
+    const kinds = messages.map((value) => classify(value));
+    const requests = kinds.flatMap((entry) => (entry.kind === 'request' ? [entry.message] : []));
+    const isInitialize = requests.some((entry) => entry.method === 'initialize');
+    if (requests.length > 0 && !accepting) {
+      return reply(
+        response,
+        503,
+        ErrorCode.ShuttingDown,
+        'The server is shutting down and takes no new requests',
+      );
+    }
+
+    let session: HttpSession | undefined;
+    if (isInitialize) {
+      if (messages.length > 1) {
+        return reply(
+          response,
+          400,
+          ErrorCode.InvalidRequest,
+          'initialize must be sent alone, not in a batch',
+        );
+      }
+      if (this.#sessions.size >= this.#options.maxSessions) {
+        return reply(
+          response,
+          503,
+          ErrorCode.Overloaded,
+          `Too many open sessions (${this.#options.maxSessions}, maxSessions); retry later`,
+        );
+      }
+      session = new HttpSession(randomUUID(), this.#connect, {
+        maxEvents: this.#options.maxEventsPerSession,
+        maxBytes: this.#options.maxEventBytesPerSession,
+      });
+      this.#sessions.set(session.id, session);
+    } else {
+      session = this.#sessionOf(request, response);
+      if (!session) return;
+      if (!this.#versionOk(request, response)) return;
+    }
+    session.lastSeen = Date.now();
+
+    if (requests.length === 0) {
+      response.writeHead(202).end();
+      session.connection.receive(body);
+      return;
+    }
+    await this.#answer(session, body, requests, acceptsSse, response);
+  }
+
+  /** Runs the requests of one POST and answers as JSON (all done at once) or as an SSE stream. */
+  async #answer(
+    session: HttpSession,
+    value: unknown,
+    requests: JsonRpcRequest[],
+    acceptsSse: boolean,
+    response: ServerResponse,
+  ): Promise<void> {
+    const buffered: (JsonRpcMessage | JsonRpcMessage[])[] = [];
+    let streamId: string | undefined;
+    const replyTo = {
+      send: (message: JsonRpcMessage | JsonRpcMessage[]) => {
+        if (streamId !== undefined) session.send(streamId, message);
+        else if (!acceptsSse && isRequest(message)) session.send(STANDALONE_STREAM, message);
+        else buffered.push(message);
+      },
+    };
+    const headers = { 'mcp-session-id': session.id };
+    let pending = session.connection.receive(value, replyTo);
+    // Most calls finish within a turn of the event loop (an inline echo, a list): wait that long, so
+    // they get a plain JSON answer instead of the cost of a stream.
+    if (pending !== undefined) {
+      let done = false;
+      pending = pending.then(() => {
+        done = true;
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      if (done) pending = undefined;
+    }
+    const onlyResponses = buffered.every(isAnswer);
+    if (pending === undefined && (onlyResponses || !acceptsSse)) {
+      return sendJson(response, 200, buffered.find(isAnswer) ?? {}, headers);
+    }
+    if (!acceptsSse) {
+      await pending;
+      const answer = buffered.filter(isAnswer);
+      if (answer.length === 0) return void response.writeHead(202, headers).end();
+      return sendJson(response, 200, answer.length === 1 ? answer[0] : answer.flat(), headers);
+    }
+    const id = session.store.openStream();
+    const writer = new SseWriter(response);
+    writer.open(headers, this.#options.keepAliveMs);
+    writer.prime(session.store.primingId(id), this.#options.retryMs);
+    session.attach(id, writer);
+    streamId = id;
+    for (const message of buffered) session.send(id, message);
+    const pollAfter = this.#pollAfter(requests);
+    const poll =
+      pollAfter === undefined
+        ? undefined
+        : setTimeout(() => session.release(id, this.#options.retryMs), pollAfter);
+    try {
+      await pending;
+    } finally {
+      if (poll) clearTimeout(poll);
+      session.finish(id);
+    }
+  }
+
+  #pollAfter(requests: JsonRpcRequest[]): number | undefined {
+    const policy = this.#options.pollAfterMs;
+    if (!policy) return undefined;
+    const delays = requests.map(policy).filter((ms): ms is number => typeof ms === 'number' && ms >= 0);
+    return delays.length === 0 ? undefined : Math.min(...delays);
+  }
+
+  get(request: IncomingMessage, response: ServerResponse, accepting: boolean): void {
+    if (!acceptOf(request).sse) {
+      reply(response, 406, ErrorCode.InvalidRequest, 'GET needs Accept: text/event-stream');
+      return;
+    }
+    if (!accepting) {
+      reply(response, 503, ErrorCode.ShuttingDown, 'The server is shutting down');
+      return;
+    }
+    const session = this.#sessionOf(request, response);
+    if (!session || !this.#versionOk(request, response)) return;
+    session.lastSeen = Date.now();
+    const lastEventId = header(request, 'last-event-id');
+    const headers = { 'mcp-session-id': session.id };
+    if (lastEventId === undefined) {
+      const writer = new SseWriter(response);
+      writer.open(headers, this.#options.keepAliveMs);
+      writer.prime(session.store.primingId(STANDALONE_STREAM), this.#options.retryMs);
+      session.attach(STANDALONE_STREAM, writer);
+      return;
+    }
+    const resumed = session.store.after(lastEventId);
+    if (!resumed) {
+      reply(
+        response,
+        404,
+        ErrorCode.InvalidRequest,
+        `Unknown Last-Event-ID ${lastEventId}: nothing to resume`,
+      );
+      return;
+    }
+    const writer = new SseWriter(response);
+    writer.open(headers, this.#options.keepAliveMs);
+    for (const event of resumed.events) writer.event(event.id, event.data);
+    if (session.store.isFinished(resumed.streamId)) writer.end();
+    else session.attach(resumed.streamId, writer);
+  }
+
+  delete(request: IncomingMessage, response: ServerResponse): void {
+    const session = this.#sessionOf(request, response);
+    if (!session) return;
+    this.#sessions.delete(session.id);
+    session.close();
+    response.writeHead(200).end();
+  }
+
+  /** The request's session, or undefined after answering 400 (no header) or 404 (unknown or ended). */
+  #sessionOf(request: IncomingMessage, response: ServerResponse): HttpSession | undefined {
+    const id = header(request, 'mcp-session-id');
+    if (id === undefined) {
+      reply(response, 400, ErrorCode.InvalidRequest, 'Missing Mcp-Session-Id header: send initialize first');
+      return undefined;
+    }
+    const session = this.#sessions.get(id);
+    if (!session || session.closed) {
+      reply(
+        response,
+        404,
+        ErrorCode.InvalidRequest,
+        'Session not found: it ended or expired; initialize again',
+      );
+      return undefined;
+    }
+    return session;
+  }
+
+  /** A missing MCP-Protocol-Version means 2025-03-26; an unsupported one is refused with 400. */
+  #versionOk(request: IncomingMessage, response: ServerResponse): boolean {
+    const version = header(request, 'mcp-protocol-version');
+    if (version === undefined || isSupportedVersion(version)) return true;
+    reply(
+      response,
+      400,
+      ErrorCode.InvalidRequest,
+      `Unsupported MCP-Protocol-Version ${version}; supported: ${LEGACY_VERSIONS.join(', ')}`,
+    );
+    return false;
+  }
+
+  #expireIdle(): void {
+    const cutoff = Date.now() - this.#options.sessionIdleMs;
+    for (const [id, session] of this.#sessions) {
+      if (session.lastSeen < cutoff && session.idle) {
+        this.#sessions.delete(id);
+        session.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * Streamable HTTP for the 2026-07-28 era: one POST, one request, one connection of its own.
+ *
+ * There are no sessions: every request is checked on its own (modern-request-checks.ts), then served
+ * on a connection opened for it alone and closed when its answer is complete. The answer is a JSON
+ * object when it is ready at once, else a request-scoped SSE stream (its progress and log
+ * notifications, then its response) with no event ids, because modern streams cannot be resumed.
+ * A `subscriptions/listen` request is simply a request whose stream stays open.
+ *
+ * The client closing its response stream is the era's cancel: the connection is closed, which
+ * cancels the call exactly as `notifications/cancelled` would (a blocking call's flag is raised and
+ * its thread stopped), and nothing more is written for it. A reader that falls too far behind is
+ * treated the same way, so a stalled client cannot make the server buffer without bound. Nothing on
+ * these streams is ever a server-to-client request: this era asks through `input_required` results.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode } from '../protocol/error-codes.js';
+import { httpStatusFor } from '../protocol/http-status.js';
+import {
+  classify,
+  failure,
+  type JsonRpcMessage,
+  type JsonRpcResponse,
+  type RequestId,
+} from '../protocol/json-rpc.js';
+import { ProtocolError } from '../protocol/protocol-error.js';
+import type { MessageSink } from '../router/session.js';
+import type { Connect, Connection } from './connection.js';
+import { sendJson } from './http-replies.js';
+import { checkModernRequest, type ModernRouting } from './modern-request-checks.js';
+import { SseWriter } from './sse-writer.js';
+
+export interface ModernHttpOptions {
+  /** A comment line this often on an open stream (listen streams are long and mostly quiet); 0 = none. */
+  keepAliveMs: number;
+  /** Bytes a stream's reader may fall behind before the stream is cut and its request cancelled. */
+  maxStreamBacklogBytes: number;
+}
+
+const isResponse = (message: JsonRpcMessage | JsonRpcMessage[]): message is JsonRpcResponse =>
+  !Array.isArray(message) && !('method' in message);
+
+const isServerRequest = (message: JsonRpcMessage | JsonRpcMessage[]) =>
+  !Array.isArray(message) && 'method' in message && 'id' in message;
+
+/** One modern request being answered: its connection, and its stream once it has one. */
+interface Exchange {
+  readonly connection: Connection;
+  stream: SseWriter | undefined;
+  /** Set once nothing more may be written: the answer is complete, or the client is gone. */
+  over: boolean;
+}
+
+export class ModernHttpRequests {
+  readonly #connect: Connect;
+  readonly #routing: ModernRouting;
+  readonly #options: ModernHttpOptions;
+  readonly #exchanges = new Set<Exchange>();
+
+  constructor(connect: Connect, routing: ModernRouting, options: ModernHttpOptions) {
+    this.#connect = connect;
+    this.#routing = routing;
+    this.#options = options;
+  }
+
+  /** Requests being answered right now (listen streams included). */
+  get openCount(): number {
+    return this.#exchanges.size;
+  }
+
+  /** Serves one POST whose body is a modern message; `accepting` is false while the server stops. */
+  async post(
+    request: IncomingMessage,
+    response: ServerResponse,
+    body: unknown,
+    acceptsSse: boolean,
+    accepting: boolean,
+  ): Promise<void> {
+    const message = classify(body);
+    switch (message.kind) {
+      case 'invalid':
+        return refuse(response, message.id, message.error);
+      case 'response':
+        return refuse(
+          response,
+          null,
+          ProtocolError.invalidRequest(
+            'A 2026-07-28 client sends no responses: this server sends it no requests',
+          ),
+        );
+      case 'notification': {
+        // Accepted, then handed over; there is no one to answer. (Over HTTP this era cancels by
+        // closing the stream, so a client has no notification it needs to send.)
+        response.writeHead(202).end();
+        const connection = this.#connect({ send: () => {} });
+        connection.receive(body);
+        connection.close();
+        return;
+      }
+      case 'request': {
+        const { id, method, params } = message.message;
+        if (!accepting) {
+          const error = new ProtocolError(
+            ErrorCode.ShuttingDown,
+            'The server is shutting down and takes no new requests',
+          );
+          return refuse(response, id, error);
+        }
+        const refusal = checkModernRequest(request.headers, method, params, this.#routing);
+        if (refusal) return refuse(response, id, refusal.error, refusal.fromEnvelope);
+        return this.#answer(body, acceptsSse, response);
+      }
+    }
+  }
+
+  /** Ends every open stream, cancelling what is still running (the server is stopping). */
+  close(): void {
+    for (const exchange of [...this.#exchanges]) this.#end(exchange);
+  }
+
+  async #answer(body: unknown, acceptsSse: boolean, response: ServerResponse): Promise<void> {
+    const buffered: JsonRpcMessage[] = [];
+    const sink: MessageSink = {
+      send: (message) => {
+        if (exchange.over) return;
+        if (isServerRequest(message)) {
+          // Thrown to the caller (Session.request), whose promise then rejects at once.
+          throw new ProtocolError(
+            ErrorCode.InternalError,
+            'A 2026-07-28 request cannot be sent server-to-client requests (sampling, elicitation, roots); ask through an input_required result instead',
+          );
+        }
+        if (Array.isArray(message)) return;
+        if (exchange.stream) this.#write(exchange, message);
+        else buffered.push(message);
+      },
+    };
+    const exchange: Exchange = { connection: this.#connect(sink), stream: undefined, over: false };
+    this.#exchanges.add(exchange);
+    // Closed by the client before the answer is complete (or the socket died): that is a cancel.
+    response.once('close', () => this.#end(exchange));
+    try {
+      let pending = exchange.connection.receive(body, sink);
+      // Most requests are answered within a turn of the event loop (a list, an inline echo): wait
+      // that long, so they get a plain JSON answer instead of the cost of a stream.
+      if (pending !== undefined) {
+        let done = false;
+        pending = pending.then(() => {
+          done = true;
+        });
+        await new Promise((resolve) => setImmediate(resolve));
+        if (done) pending = undefined;
+      }
+      if (exchange.over) return;
+      if (pending === undefined && (buffered.every(isResponse) || !acceptsSse)) {
+        return answerJson(response, buffered.find(isResponse));
+      }
+      if (!acceptsSse) {
+        await pending;
+        if (!exchange.over) answerJson(response, buffered.find(isResponse));
+        return;
+      }
+      const stream = new SseWriter(response);
+      stream.open({ 'x-accel-buffering': 'no' }, this.#options.keepAliveMs);
+      exchange.stream = stream;
+      for (const message of buffered) this.#write(exchange, message);
+      await pending;
+    } finally {
+      this.#end(exchange);
+    }
+  }
+
+  #write(exchange: Exchange, message: JsonRpcMessage): void {
+    const stream = exchange.stream!;
+    stream.message(JSON.stringify(message));
+    if (stream.backlogBytes > this.#options.maxStreamBacklogBytes) this.#end(exchange);
+  }
+
+  /** Nothing more is written: the connection closes (cancelling what still runs), the stream ends. */
+  #end(exchange: Exchange): void {
+    if (exchange.over) return;
+    exchange.over = true;
+    this.#exchanges.delete(exchange);
+    exchange.connection.close();
+    exchange.stream?.end();
+  }
+}
+
+function refuse(
+  response: ServerResponse,
+  id: RequestId | null,
+  error: ProtocolError,
+  fromEnvelope = false,
+): void {
+  sendJson(response, httpStatusFor('modern', error.code, fromEnvelope), failure(id, error));
+}
+
+function answerJson(response: ServerResponse, answer: JsonRpcResponse | undefined): void {
+  if (answer === undefined) {
+    // Every request is answered or cancelled; reaching this is a bug in a method, not the client's.
+    const error = new ProtocolError(
+      ErrorCode.InternalError,
+      'The server produced no answer for this request',
+    );
+    sendJson(response, 500, failure(null, error));
+    return;
+  }
+  const status = 'error' in answer ? httpStatusFor('modern', answer.error.code) : 200;
+  sendJson(response, status, answer);
+}

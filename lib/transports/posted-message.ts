@@ -1,0 +1,55 @@
+/**
+ * What every POST goes through before its era is known: what the client accepts, the content type,
+ * and the body read within its size limit and parsed. The answers to these failures are the same in
+ * both eras (they happen before there is a message to belong to one): 406, 415, 413, 400.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode } from '../protocol/error-codes.js';
+import { readJsonBody } from './http-body.js';
+import { acceptOf, reply } from './http-replies.js';
+
+export interface PostedMessage {
+  /** The parsed JSON body: one message, or a legacy batch. */
+  body: unknown;
+  /** Whether the client takes an SSE stream as the answer (else only JSON). */
+  acceptsSse: boolean;
+}
+
+/** The POST's body, or undefined after the client has been told what was wrong. */
+export async function readPostedMessage(
+  request: IncomingMessage,
+  response: ServerResponse,
+  maxBodyBytes: number,
+): Promise<PostedMessage | undefined> {
+  const accept = acceptOf(request);
+  if (!accept.json && !accept.sse) {
+    reply(
+      response,
+      406,
+      ErrorCode.InvalidRequest,
+      'Accept must include application/json and text/event-stream',
+    );
+    return undefined;
+  }
+  const type = request.headers['content-type'] ?? '';
+  if (!type.toLowerCase().startsWith('application/json') && !('body' in request)) {
+    reply(response, 415, ErrorCode.InvalidRequest, 'Content-Type must be application/json');
+    return undefined;
+  }
+  const body = await readJsonBody(request, maxBodyBytes);
+  if (body.kind === 'too-large') {
+    response.setHeader('connection', 'close');
+    reply(
+      response,
+      413,
+      ErrorCode.InvalidRequest,
+      `Request body of ${body.bytes} bytes exceeds the ${maxBodyBytes}-byte limit (maxBodyBytes)`,
+    );
+    return undefined;
+  }
+  if (body.kind === 'parse-error') {
+    reply(response, 400, ErrorCode.ParseError, `Parse error: ${body.detail}`);
+    return undefined;
+  }
+  return { body: body.value, acceptsSse: accept.sse };
+}
