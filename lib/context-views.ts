@@ -115,7 +115,7 @@ function promptsView(parts: ServerParts): PromptsView {
   return {
     list: () => parts.prompts.sorted().map((entry) => entry.descriptor),
     find: (name) => parts.prompts.sorted().find((entry) => entry.name === name)?.descriptor,
-    get: (name, args) => parts.prompts.get(name, args, new AbortController().signal),
+    get: (name, args) => parts.prompts.get(name, args, { signal: new AbortController().signal }),
     add: (definition) => parts.prompts.add(definition),
     remove: (name) => parts.prompts.remove(name),
   };

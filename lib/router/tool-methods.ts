@@ -5,6 +5,7 @@
  * against the schema compiled at registration, it runs on the engine, and its outcome is mapped to
  * the wire: results and tool errors as CallToolResults, a cancelled call as no response at all, a
  * dead worker as -32603 (details in the server log), a full queue as an immediate "overloaded".
+ * A handler's questions to the client take rounds in a modern request (mrtr-rounds.ts).
  */
 
 import { effectiveBudgetMs } from '../engine/deadline.js';
@@ -14,11 +15,13 @@ import type { Outcome } from '../engine/outcome.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { notification } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
+import { isInputRequiredReturn } from '../tools/client-questions.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
 import { invalidArguments, shapeSuccess, timeoutResult, toolFailure } from '../tools/result-shaping.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { decodeCursor, encodeCursor, firstAfter } from './cursor.js';
 import { type MethodContext, NO_RESPONSE } from './method-table.js';
+import { askLive, type MrtrRounds, missingCapabilityError } from './mrtr-rounds.js';
 import type { Router } from './router.js';
 
 export interface ToolMethodOptions {
@@ -31,6 +34,8 @@ export interface ToolMethodOptions {
   isClosing: () => boolean;
   /** Builds what a call's handler may reach beyond it (client requests, the server's registries). */
   peer?: (ctx: MethodContext) => CallPeer;
+  /** Multi-round requests: how a handler's questions become rounds (absent: questions go live). */
+  rounds?: MrtrRounds;
 }
 
 export function addToolMethods(router: Router, options: ToolMethodOptions): void {
@@ -67,18 +72,49 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
 
   async function runCall(ctx: MethodContext, tool: RegisteredTool, args: Record<string, unknown>) {
     const { session, request } = ctx;
+    // A modern retry's answers and state are checked before anything runs (-32602 when bad).
+    const round = options.rounds?.begin(ctx, 'tools/call', tool.name, args);
     const cancellation = session.begin(request.id);
     try {
       const budgetMs = effectiveBudgetMs(options.timeoutMs, tool.timeoutMs);
-      const outcome = await engine.run({
-        tool,
-        args,
-        budgetMs,
-        cancellation,
-        events: callEvents(ctx, tool),
-        ...(options.peer ? { peer: options.peer(ctx) } : {}),
-      });
-      return toWire(tool, outcome);
+      const peer = options.peer ? { peer: options.peer(ctx) } : {};
+      let inputs = round?.inputs;
+      // Each attempt has the whole deadline: a round ends an attempt, the retry is a new call.
+      for (let live = 0; ; live++) {
+        const outcome = await engine.run({
+          tool,
+          args,
+          budgetMs,
+          cancellation,
+          events: callEvents(ctx, tool),
+          ...peer,
+          ...(inputs ? { inputs } : {}),
+        });
+        if (outcome.kind === 'input-required' && round) return round.ask(outcome.questions);
+        if (outcome.kind === 'ok' && isInputRequiredReturn(outcome.value)) {
+          if (round) return round.askExplicit(outcome.value);
+          // Legacy: the client is asked live, then the handler runs again with the answers.
+          try {
+            const answers = await askLive(
+              ctx,
+              outcome.value,
+              inputs?.answers ?? {},
+              cancellation.signal,
+              live,
+            );
+            inputs = { answers, state: outcome.value.state };
+          } catch (error) {
+            if (cancellation.reason !== undefined)
+              return toWire(tool, { kind: 'cancelled', reason: cancellation.reason });
+            return toolFailure(tool, (error as Error)?.message ?? String(error));
+          }
+          continue;
+        }
+        if (outcome.kind === 'tool-error' && outcome.missingCapability !== undefined && round) {
+          throw missingCapabilityError(outcome.missingCapability, outcome.message);
+        }
+        return toWire(tool, outcome);
+      }
     } finally {
       session.end(request.id);
     }
@@ -126,5 +162,8 @@ function toWire(tool: RegisteredTool, outcome: Outcome): unknown {
       );
     case 'overloaded':
       throw new ProtocolError(ErrorCode.Overloaded, outcome.reason);
+    case 'input-required':
+      // Only a call run with inputs asks in rounds, and only a modern request runs one that way.
+      throw new Error(`Tool "${tool.name}" asked for input in a request that cannot take rounds`);
   }
 }
