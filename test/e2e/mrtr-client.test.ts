@@ -7,52 +7,18 @@
  * holds no pool thread.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Client, type JSONRPCMessage, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { MRTR_SERVER as SERVER, type ServerProcess, startMrtrServer } from './mrtr-server-process.js';
 
-const SERVER = fileURLToPath(new URL('./mrtr-server.js', import.meta.url));
 const PIN = { mode: { pin: '2026-07-28' } } as const;
 const ALL_CAPABILITIES = { elicitation: {}, sampling: {}, roots: {} };
 
 const text = (result: unknown) => (result as { content?: { text?: string }[] }).content?.[0]?.text ?? '';
-
-export interface ServerProcess {
-  url: string;
-  stop(): Promise<void>;
-}
-
-/** Starts test/e2e/mrtr-server.ts on an ephemeral HTTP port with the given extra arguments. */
-export function startMrtrServer(extra: string[] = []): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [SERVER, '--http', '0', ...extra], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 10_000);
-    child.once('exit', (code) => reject(new Error(`the server exited with ${code}:\n${output}`)));
-    child.stderr!.on('data', (chunk) => {
-      output += chunk;
-      const address = /weft mrtr e2e: (\S+)/.exec(output);
-      if (!address) return;
-      clearTimeout(timer);
-      resolve({
-        url: address[1]!,
-        stop: () =>
-          new Promise((done) => {
-            if (child.exitCode !== null) return done();
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-  });
-}
 
 /** What the client's handlers were asked, in order. */
 interface Asked {
