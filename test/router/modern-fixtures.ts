@@ -57,6 +57,12 @@ export function buildModernServer(options: Partial<McpServerOptions> = {}): McpS
       },
     })
     .tool({
+      name: 'with_meta',
+      description: 'Returns a CallToolResult that carries _meta of its own.',
+      inputSchema: { type: 'object' },
+      handler: () => ({ content: [{ type: 'text', text: 'meta' }], _meta: { 'com.example/trace': 'abc' } }),
+    })
+    .tool({
       name: 'touch_tools',
       description: 'Adds and removes a tool, so the tool list changes.',
       inputSchema: { type: 'object' },

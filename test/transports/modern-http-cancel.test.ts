@@ -107,11 +107,11 @@ describe('modern Streamable HTTP: closing the response stream cancels the call',
 
     // Both threads take work again, at the same time.
     const peer = new ModernHttpPeer(url);
-    const calls = [0, 1].map(() => peer.request('tools/call', { name: 'busy', arguments: { ms: 300 } }));
+    const calls = [0, 1].map(() => peer.request('tools/call', { name: 'busy', arguments: { ms: 1_000 } }));
     await until(() => server.stats.freeThreads === 0, 2_000);
     for (const reply of await Promise.all(calls)) {
       assert.equal(reply.status, 200);
-      assert.match(reply.raw, /busy 300/);
+      assert.match(reply.raw, /busy 1000/);
     }
   });
 
