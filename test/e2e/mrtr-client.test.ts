@@ -195,6 +195,13 @@ for (const way of ['Streamable HTTP', 'stdio'] as const) {
       assert.equal(first.text, 'Write with this context in mind: tests');
     });
 
+    it('a resource reader asks too', async () => {
+      peer.rounds.length = 0;
+      const read = await peer.client.readResource({ uri: 'mrtr://roots' });
+      assert.equal((read.contents[0] as { text?: string }).text, 'file:///work');
+      assert.deepEqual(peer.rounds, ['resources/read', 'resources/read']);
+    });
+
     it('a handler that needs a capability the client lacks ends with -32021 naming it', async () => {
       const bare = await connect(way, server?.url, { elicitation: {} });
       try {
