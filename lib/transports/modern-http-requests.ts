@@ -134,6 +134,9 @@ export class ModernHttpRequests {
         if (exchange.stream) this.#write(exchange, message);
         else buffered.push(message);
       },
+      // A listen stream holds its (coalesced) notifications back while this is large, well before
+      // #write would cut the stream for falling maxStreamBacklogBytes behind.
+      backlogBytes: () => exchange.stream?.backlogBytes ?? 0,
     };
     const exchange: Exchange = { connection: this.#connect(sink), stream: undefined, over: false };
     this.#exchanges.add(exchange);

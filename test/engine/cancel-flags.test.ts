@@ -45,7 +45,14 @@ describe('cancel flag slots in a real pool', () => {
   it('a reason stored in the slot stops a cooperative handler', async () => {
     const slot = flags.lease();
     const running: Promise<PoolTaskResult> = pool.run(task('cooperative', { ms: 60_000 }, slot));
-    await sleep(200);
+    // The thread may take a while to start on a loaded machine: wait until the handler is in.
+    for (
+      let waited = 0;
+      waited < 10_000 && Atomics.load(flags.flag(slot), FLAG_SLOTS.watching) !== 1;
+      waited += 20
+    ) {
+      await sleep(20);
+    }
     assert.equal(
       Atomics.load(flags.flag(slot), FLAG_SLOTS.watching),
       1,

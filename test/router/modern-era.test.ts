@@ -353,6 +353,25 @@ describe('logs, progress and capabilities, per request', () => {
     assert.match(JSON.stringify(again.content), /did not declare/);
   });
 
+  it("runs a handler's own ctx.tools().call under the scope of the request that made it", async () => {
+    const declared = assertModernResult(
+      await modern(
+        'tools/call',
+        { name: 'ask_through', arguments: {} },
+        {
+          'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+        },
+      ),
+    );
+    // The inner call saw the outer request's capabilities and era, and got a plain result back.
+    assert.match(
+      JSON.stringify(declared.content),
+      /refused: Cannot send elicitation\/create.*\[resultType: undefined\]/,
+    );
+    const undeclared = assertModernResult(await modern('tools/call', { name: 'ask_through', arguments: {} }));
+    assert.match(JSON.stringify(undeclared.content), /did not declare/);
+  });
+
   it('lets a legacy session on the same server still ask its client', async () => {
     const call = legacy.callTool('ask', {});
     const asked = (await legacy.waitFor(

@@ -57,6 +57,15 @@ export function buildModernServer(options: Partial<McpServerOptions> = {}): McpS
       },
     })
     .tool({
+      name: 'ask_through',
+      description: 'Calls the ask tool through ctx.tools().call and returns its text.',
+      inputSchema: { type: 'object' },
+      handler: async (_args, ctx) => {
+        const inner = await ctx.tools!().call('ask', {});
+        return `${(inner.content[0] as { text: string }).text} [resultType: ${String((inner as { resultType?: unknown }).resultType)}]`;
+      },
+    })
+    .tool({
       name: 'with_meta',
       description: 'Returns a CallToolResult that carries _meta of its own.',
       inputSchema: { type: 'object' },
