@@ -15,6 +15,7 @@ import { McpServer } from '../lib/index.js';
 import { addClientRequestTools } from './conformance/client-request-tools.js';
 import { addContentTools } from './conformance/content-tools.js';
 import { addHeaderTools } from './conformance/header-tools.js';
+import { addInputRequiredFixtures } from './conformance/input-required-tools.js';
 import { addListChangeTriggers } from './conformance/list-change-triggers.js';
 import { addLogLevelsTool } from './conformance/log-levels-tool.js';
 import loggingTool from './conformance/logging-tool.js';
@@ -35,6 +36,7 @@ addResourcesAndPrompts(server);
 addListChangeTriggers(server);
 addLogLevelsTool(server);
 addHeaderTools(server);
+addInputRequiredFixtures(server);
 server.tool(loggingTool).tool(progressTool);
 
 await server.listen({

@@ -1,5 +1,5 @@
 /**
- * What a handler can reach beyond its own call (`ctx.elicit`, `ctx.sample`, `ctx.tools()`,
+ * What a handler can reach beyond its own call (`ctx.elicit`, `ctx.sample`, `ctx.roots`, `ctx.tools()`,
  * `ctx.resources()`, `ctx.prompts()`), built per call from the server's registries and the
  * calling session.
  *
@@ -15,6 +15,7 @@ import { ProtocolError } from './protocol/protocol-error.js';
 import type { ResourceRegistry } from './resources/resource-registry.js';
 import type { ResourcesView } from './resources/resources-view.js';
 import type { MethodContext } from './router/method-table.js';
+import { InputRequiredAnswer } from './router/mrtr-rounds.js';
 import type { RequestScope } from './router/request-scope.js';
 import type { Router } from './router/router.js';
 import type { Session } from './router/session.js';
@@ -47,13 +48,14 @@ export function callPeer(parts: ServerParts, { session, sink, scope }: MethodCon
 }
 
 /**
- * Why ctx.elicit / ctx.sample fail in a request of an era without server-to-client requests. The
- * handler sees it as an ordinary error it can catch (and, uncaught, the call's tool error).
+ * Why a request to the client fails in a request of an era without server-to-client requests. A
+ * handler's ctx.elicit / ctx.sample / ctx.roots never get here in that era (they ask in rounds,
+ * see router/mrtr-rounds.ts); this guards any other way a request could be attempted.
  */
 function noClientRequests(method: string, scope: RequestScope): string {
   return (
     `Cannot send ${method} to the client: a ${scope.version} request allows no requests from the server ` +
-    'to the client, and weft does not yet answer with input_required; take what the tool needs as arguments'
+    'to the client; ask with ctx.elicit, ctx.sample or ctx.roots, which take rounds (input_required)'
   );
 }
 
@@ -93,6 +95,13 @@ function toolsView(
       if (settled === undefined) throw new CallAbandonedError('cancelled');
       if ('error' in settled)
         throw new ProtocolError(settled.error.code, settled.error.message, settled.error.data);
+      if (settled.result instanceof InputRequiredAnswer) {
+        // Its round would have to become the caller's, which weft does not do (yet).
+        throw new Error(
+          `Tool "${name}" asks the client for input, which a call through ctx.tools().call cannot relay ` +
+            `in a ${scope.version} request; ask in the calling handler instead`,
+        );
+      }
       return settled.result as CallToolResult;
     },
   };
@@ -115,7 +124,7 @@ function promptsView(parts: ServerParts): PromptsView {
   return {
     list: () => parts.prompts.sorted().map((entry) => entry.descriptor),
     find: (name) => parts.prompts.sorted().find((entry) => entry.name === name)?.descriptor,
-    get: (name, args) => parts.prompts.get(name, args, new AbortController().signal),
+    get: (name, args) => parts.prompts.get(name, args, { signal: new AbortController().signal }),
     add: (definition) => parts.prompts.add(definition),
     remove: (name) => parts.prompts.remove(name),
   };

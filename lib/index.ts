@@ -4,6 +4,7 @@
 
 export type {
   PromptArgument,
+  PromptContext,
   PromptDefinition,
   PromptMessage,
   PromptResult,
@@ -15,6 +16,7 @@ export { ErrorCode } from './protocol/error-codes.js';
 export { ProtocolError } from './protocol/protocol-error.js';
 export type {
   Completer,
+  ReadContext,
   ReadReturn,
   ResourceContents,
   ResourceDefinition,
@@ -24,13 +26,23 @@ export { RESOURCE_NOT_FOUND } from './resources/resource-registry.js';
 export type { ResourcesView } from './resources/resources-view.js';
 export type { CacheHint, CacheOptions } from './router/cache-hints.js';
 export { type ListenOptions, McpServer, type McpServerOptions } from './server.js';
+export {
+  type AskOptions,
+  type InputRequiredReturn,
+  inputRequired,
+  type Question,
+  type QuestionMethod,
+} from './tools/client-questions.js';
 export type { CallToolResult, ContentBlock } from './tools/content.js';
 export {
   CallAbandonedError,
+  type ClientAsking,
   type ElicitParams,
   type ElicitResult,
   LOG_LEVELS,
   type LogLevel,
+  MissingClientCapabilityError,
+  type RootsResult,
   type SampleParams,
   type SampleResult,
   type ToolContext,

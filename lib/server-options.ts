@@ -52,6 +52,15 @@ export interface McpServerOptions {
   maxCallsInFlight?: number;
   /** Where server-side diagnostics go (default: stderr; never stdout, which may carry protocol). */
   logError?: (message: string) => void;
+  /**
+   * The key that seals a multi-round request's `requestState` (AES-256-GCM), at least 16 bytes (32
+   * random bytes recommended). Give every replica the same one, so a retry may reach any of them.
+   * Absent: a random key per process, which is right for a single replica only (a retry reaching
+   * another process, or this one after a restart, is refused and must start over).
+   */
+  requestStateKey?: string | Uint8Array;
+  /** How long a round's `requestState` stays valid, in ms (default 600,000: ten minutes). */
+  requestStateTtlMs?: number;
 }
 
 export interface ListenOptions {
@@ -86,6 +95,8 @@ const SERVER_OPTION_KEYS = new Set([
   'maxResultBytes',
   'maxCallsInFlight',
   'logError',
+  'requestStateKey',
+  'requestStateTtlMs',
 ]);
 const POOL_OPTION_KEYS = new Set(['maxThreads', 'maxQueue', 'graceMs', 'niceIncrement']);
 
@@ -121,6 +132,7 @@ export function checkServerOptions(options: McpServerOptions): void {
     }
   };
   positive(options.timeoutMs, 'timeoutMs', true);
+  positive(options.requestStateTtlMs, 'requestStateTtlMs', false);
   positive(options.pageSize, 'pageSize', false);
   positive(options.pool?.maxThreads, 'pool.maxThreads', false);
   positive(options.pool?.maxQueue, 'pool.maxQueue', true);

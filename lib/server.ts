@@ -19,7 +19,9 @@ import { addCompletionMethods } from './router/completion-methods.js';
 import { addDiscoverMethod } from './router/discover-method.js';
 import { addLifecycleMethods } from './router/lifecycle-methods.js';
 import { type ListChangedKind, ListenStreams } from './router/listen-streams.js';
+import { MrtrRounds } from './router/mrtr-rounds.js';
 import { addPromptMethods } from './router/prompt-methods.js';
+import { RequestStateSeal } from './router/request-state.js';
 import { addResourceMethods } from './router/resource-methods.js';
 import { Router } from './router/router.js';
 import type { ServerIdentity } from './router/server-identity.js';
@@ -106,8 +108,14 @@ export class McpServer {
       prompts: this.#prompts,
       resourceUpdated: (uri) => this.resourceUpdated(uri),
     };
-    addResourceMethods(this.#router, this.#resources, options.pageSize ?? 100);
-    addPromptMethods(this.#router, this.#prompts, options.pageSize ?? 100);
+    const rounds = new MrtrRounds(
+      new RequestStateSeal({
+        ...(options.requestStateKey === undefined ? {} : { key: options.requestStateKey }),
+        ...(options.requestStateTtlMs === undefined ? {} : { ttlMs: options.requestStateTtlMs }),
+      }),
+    );
+    addResourceMethods(this.#router, this.#resources, options.pageSize ?? 100, rounds);
+    addPromptMethods(this.#router, this.#prompts, options.pageSize ?? 100, rounds);
     addCompletionMethods(this.#router, { prompts: this.#prompts, resources: this.#resources });
     addToolMethods(this.#router, {
       registry: this.#registry,
@@ -117,6 +125,7 @@ export class McpServer {
       pageSize: options.pageSize ?? 100,
       isClosing: () => this.#closing !== undefined,
       peer: (ctx) => callPeer(parts, ctx),
+      rounds,
     });
   }
 

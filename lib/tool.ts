@@ -3,8 +3,14 @@
  * this entry must not pull in the server, the router or the worker pool.
  */
 
+export { type AskOptions, type InputRequiredReturn, inputRequired } from './tools/client-questions.js';
 export type { CallToolResult, ContentBlock } from './tools/content.js';
-export { CallAbandonedError, type LogLevel, type ToolContext } from './tools/tool-context.js';
+export {
+  CallAbandonedError,
+  type LogLevel,
+  MissingClientCapabilityError,
+  type ToolContext,
+} from './tools/tool-context.js';
 export type {
   ArgsOf,
   DefinedTool,

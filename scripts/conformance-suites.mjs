@@ -2,8 +2,8 @@
  * The two official conformance suites `npm run conformance` runs, and what weft expects of each.
  *
  * The legacy suite (0.1.16, `--suite all`) must pass whole. The 2026-07-28 suite (0.2.0-alpha.12,
- * `--requirements 2026-07-28`) also runs scenarios that belong to later issues (multi-round-trip
- * requests, tasks): their results are reported, never counted against weft, and every other
+ * `--requirements 2026-07-28`) also runs scenarios that belong to a later issue (the tasks
+ * extension): their results are reported, never counted against weft, and every other
  * scenario it runs, scored or pending, must finish with 0 failed checks. The deferrals are named
  * here, in one list, so that shrinking them is a one-line change when those issues land.
  */
@@ -19,15 +19,11 @@
  * @property {(scenario: string, check: Check) => boolean} checkDeferred one check is a later issue's
  */
 
-/** Scenarios of the 2026-07-28 requirements that need MRTR (issue 12) or the tasks extension. */
-const LATER_SCENARIO_PREFIXES = ['input-required-result-', 'tasks-'];
+/** Scenarios of the 2026-07-28 requirements that need the tasks extension (a later issue). */
+const LATER_SCENARIO_PREFIXES = ['tasks-'];
 
-/** `server-stateless` checks that exercise MRTR fixtures (`test_missing_capability`, streaming elicitation). */
-const LATER_STATELESS_CHECKS = new Set([
-  'sep-2575-server-rejects-undeclared-capability',
-  'sep-2575-missing-capability-http-400',
-  'sep-2575-http-server-no-independent-requests-on-stream',
-]);
+/** `server-stateless` checks of later issues: none since MRTR (issue 12) landed. */
+const LATER_STATELESS_CHECKS = new Set([]);
 
 /** @type {Suite} */
 export const LEGACY_SUITE = {

@@ -9,8 +9,13 @@
  * through the same `runHandler`, with a context of their own.
  */
 import type { PoolTask, PoolTaskResult } from '../lib/engine/worker-protocol.js';
+import { type AnswerBook, QuestionsAsked, untilQuestions } from '../lib/tools/client-questions.js';
 import { findHandler, type Handler, type HandlerAddress } from '../lib/tools/handler-export.js';
-import { CallAbandonedError, type ToolContext } from '../lib/tools/tool-context.js';
+import {
+  CallAbandonedError,
+  MissingClientCapabilityError,
+  type ToolContext,
+} from '../lib/tools/tool-context.js';
 import { WorkerToolContext } from './worker-context.js';
 
 // A worker's stdout is piped into the server's stdout, which may be the stdio transport: a stray
@@ -34,7 +39,7 @@ const loading = new Map<string, Promise<Handler>>();
 export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
   const ctx = new WorkerToolContext(task);
   try {
-    return await runHandler(task, ctx);
+    return await runHandler(task, ctx, ctx.book);
   } finally {
     ctx.finish();
   }
@@ -47,11 +52,16 @@ export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
 export async function runHandler(
   task: HandlerAddress & { args: unknown },
   ctx: ToolContext & { readonly eventsSent?: number },
+  book?: AnswerBook,
 ): Promise<PoolTaskResult> {
   try {
     const key = handlerKey(task);
     const handler = loaded.get(key) ?? (await loadHandler(task, key));
-    const value = await handler(task.args, ctx);
+    // A round of questions ends the attempt; the handler's code past them never runs here.
+    const value = await untilQuestions(Promise.resolve(handler(task.args, ctx)), book);
+    if (value instanceof QuestionsAsked) {
+      return { ok: 'input-required', questions: value.questions, events: ctx.eventsSent ?? 0 };
+    }
     assertTransferable(value, task.toolName);
     return { ok: true, value, events: ctx.eventsSent ?? 0 };
   } catch (error) {
@@ -60,6 +70,7 @@ export async function runHandler(
       message: error instanceof Error ? error.message || error.name : String(error),
       abandoned: error instanceof CallAbandonedError,
       events: ctx.eventsSent ?? 0,
+      ...(error instanceof MissingClientCapabilityError ? { missingCapability: error.capability } : {}),
     };
   }
 }

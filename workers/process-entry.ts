@@ -11,7 +11,8 @@
  */
 import type { ProcessEvent, ProcessTask } from '../lib/engine/process-protocol.js';
 import type { PoolTaskResult } from '../lib/engine/worker-protocol.js';
-import { CallAbandonedError, type ToolContext } from '../lib/tools/tool-context.js';
+import { AnswerBook } from '../lib/tools/client-questions.js';
+import { CallAbandonedError, clientRequestMethods, type ToolContext } from '../lib/tools/tool-context.js';
 import { createEventReporter } from './event-reporter.js';
 import { runHandler } from './pool-entry.js';
 
@@ -40,13 +41,17 @@ export default async function runProcessTask(task: ProcessTask): Promise<PoolTas
   post({ weft: 'started', callId: task.callId, pid: process.pid });
   const context = createProcessContext(task);
   try {
-    return await runHandler(task, context.ctx);
+    return await runHandler(task, context.ctx, context.book);
   } finally {
     context.finish();
   }
 }
 
-function createProcessContext(task: ProcessTask): { ctx: ToolContext; finish: () => void } {
+function createProcessContext(task: ProcessTask): {
+  ctx: ToolContext;
+  book: AnswerBook | undefined;
+  finish: () => void;
+} {
   const { deadline } = task;
   let controller: AbortController | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -70,5 +75,16 @@ function createProcessContext(task: ProcessTask): { ctx: ToolContext; finish: ()
     },
     ...createEventReporter(task, post),
   };
-  return { ctx, finish: () => clearTimeout(timer) };
+  // A process cannot wait for the client live; in rounds it asks from its book, like a thread.
+  const book = task.inputs ? new AnswerBook(task.inputs.answers) : undefined;
+  if (book && task.inputs && task.clientCapabilities) {
+    Object.assign(ctx, {
+      ...clientRequestMethods(task.clientCapabilities, (method, params, options) =>
+        book.ask(method, params, options),
+      ),
+      inputResponses: task.inputs.answers,
+      requestState: task.inputs.state,
+    });
+  }
+  return { ctx, book, finish: () => clearTimeout(timer) };
 }

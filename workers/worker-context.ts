@@ -14,12 +14,15 @@ import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
 import { AbandonCode, abandonReason, FLAG_SLOTS } from '../lib/engine/abandon-reason.js';
 import { FLAG_BYTES, flagView } from '../lib/engine/cancel-flags.js';
 import type { ClientReply, PoolTask, PoolWorkerData, WorkerEvent } from '../lib/engine/worker-protocol.js';
+import { AnswerBook } from '../lib/tools/client-questions.js';
 import {
+  type AskOptions,
   CallAbandonedError,
   clientRequestMethods,
   type ElicitParams,
   type ElicitResult,
   type LogLevel,
+  type RootsResult,
   type SampleParams,
   type SampleResult,
   type ToolContext,
@@ -55,10 +58,22 @@ export class WorkerToolContext implements ToolContext {
   #eventsSent = 0;
   #watching = false;
 
+  /** Present when the call runs in rounds (PoolTask.inputs): questions are answered from it. */
+  readonly book: AnswerBook | undefined;
+
   constructor(task: PoolTask) {
     this.#task = task;
     this.#flag = flagOf(task);
     this.deadline = task.deadline;
+    this.book = task.inputs ? new AnswerBook(task.inputs.answers) : undefined;
+  }
+
+  get inputResponses(): Readonly<Record<string, unknown>> {
+    return this.#task.inputs?.answers ?? {};
+  }
+
+  get requestState(): unknown {
+    return this.#task.inputs?.state;
   }
 
   /** How many progress/log events this call has posted so far (see PoolTaskResult). */
@@ -104,9 +119,13 @@ export class WorkerToolContext implements ToolContext {
   };
 
   // async, so that a call with no client to ask rejects rather than throws.
-  elicit = async (params: ElicitParams): Promise<ElicitResult> => this.#requests().elicit(params);
+  elicit = async (params: ElicitParams, options?: AskOptions): Promise<ElicitResult> =>
+    this.#requests().elicit(params, options);
 
-  sample = async (params: SampleParams): Promise<SampleResult> => this.#requests().sample(params);
+  sample = async (params: SampleParams, options?: AskOptions): Promise<SampleResult> =>
+    this.#requests().sample(params, options);
+
+  roots = async (options?: AskOptions): Promise<RootsResult> => this.#requests().roots(options);
 
   /**
    * Called by the pool entry when the handler is done: releases the signal's waiter, and lets go of
@@ -155,8 +174,13 @@ export class WorkerToolContext implements ToolContext {
     if (!this.#clientRequests) {
       const capabilities = this.#task.clientCapabilities;
       if (!capabilities) throw new Error('This call was not made by a client, so there is no client to ask');
-      this.#clientRequests = clientRequestMethods(capabilities, (method, params) =>
-        this.#askClient(method, params),
+      const { book } = this;
+      // In rounds the thread never waits for the client: the attempt ends and the thread is free.
+      this.#clientRequests = clientRequestMethods(
+        capabilities,
+        book
+          ? (method, params, options) => book.ask(method, params, options)
+          : (method, params) => this.#askClient(method, params),
       );
     }
     return this.#clientRequests;

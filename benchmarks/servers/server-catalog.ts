@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import type { TransportName } from '../load/wire.js';
 
-export type ServerId = 'weft' | 'sdk' | 'sdk-piscina' | 'fastmcp' | 'floor' | 'bare-piscina' | 'sdk-v2';
+export type ServerId = 'weft' | 'sdk' | 'sdk-piscina' | 'fastmcp' | 'floor' | 'sdk-v2' | 'bare-piscina';
 
 export interface ServerSpec {
   id: ServerId;
@@ -71,6 +71,17 @@ export const FLOOR_SERVER: ServerSpec = {
 };
 
 /**
+ * The official SDK v2 (`createMcpHandler`, stateless), compared with weft only in the modern-HTTP
+ * scenario: it is not in SERVERS, so the legacy scenarios stay as long as they were.
+ */
+export const SDK_V2_SERVER: ServerSpec = {
+  id: 'sdk-v2',
+  label: 'official SDK v2',
+  hasPool: false,
+  command: peer('sdk-v2-server.js'),
+};
+
+/**
  * Not a server at all: a bare Piscina pool driven in process (servers/bare-piscina-floor.ts), run by
  * blocking-throughput beside the pooled servers as the limit of handing trivial tasks to Piscina on
  * this machine, with no MCP around them. Started by load/bare-piscina-driver.ts, not as a server.
@@ -80,17 +91,6 @@ export const BARE_PISCINA: ServerSpec = {
   label: 'bare Piscina (no MCP)',
   hasPool: true,
   command: () => ({ script: dist('./bare-piscina-floor.js'), args: [] }),
-};
-
-/**
- * The official SDK v2 (`createMcpHandler`, stateless), compared with weft only in the modern-HTTP
- * scenario: it is not in SERVERS, so the legacy scenarios stay as long as they were.
- */
-export const SDK_V2_SERVER: ServerSpec = {
-  id: 'sdk-v2',
-  label: 'official SDK v2',
-  hasPool: false,
-  command: peer('sdk-v2-server.js'),
 };
 
 /** Every server a report may name, in the order of its columns. */

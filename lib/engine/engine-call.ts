@@ -27,6 +27,19 @@ export interface EngineCall {
   events: CallEvents;
   /** How the handler reaches the client and the server (ctx.elicit, ctx.sample, ctx.tools()...). */
   peer?: CallPeer;
+  /**
+   * Answers known before the handler runs. With them, the handler's questions are answered from
+   * these (in order, by key) and one they lack ends the attempt with an 'input-required' outcome
+   * instead of going to the client; without them, questions go to the client through `peer`.
+   */
+  inputs?: CallInputs;
+}
+
+export interface CallInputs {
+  /** Answers by question key (client-questions.ts). */
+  answers: Record<string, unknown>;
+  /** What the handler carried over from its previous attempt (ctx.requestState), already verified. */
+  state?: unknown;
 }
 
 /**

@@ -4,10 +4,13 @@
  * The deadline is enforced with p-timeout; a deadline or a cancel aborts `ctx.signal` so that a
  * well-behaved handler stops its I/O. An inline handler that blocks the event loop cannot be stopped
  * by anyone: that is what `blocking: true` is for. Whatever the handler produces after the outcome
- * is decided is dropped.
+ * is decided is dropped. A call run in rounds ends, too, when its handler asks a question its
+ * answers lack (the 'input-required' outcome; see client-questions.ts).
  */
 import pTimeout, { TimeoutError } from 'p-timeout';
+import { QuestionsAsked, untilQuestions } from '../tools/client-questions.js';
 import type { RegisteredInlineTool } from '../tools/registered-tool.js';
+import { MissingClientCapabilityError } from '../tools/tool-context.js';
 import { type Admission, OverloadedError } from './admission.js';
 import type { Cancellation } from './cancellation.js';
 import type { EngineCall } from './engine-call.js';
@@ -32,7 +35,14 @@ export class InlineExecutor {
     work.catch(() => {});
 
     try {
-      const value = await withDeadline(untilCancelled(work, call.cancellation), budgetMs);
+      const value = await withDeadline(
+        untilCancelled(untilQuestions(work, ctx.book), call.cancellation),
+        budgetMs,
+      );
+      if (value instanceof QuestionsAsked) {
+        ctx.abandon('input-required');
+        return { kind: 'input-required', questions: value.questions };
+      }
       return { kind: 'ok', value };
     } catch (error) {
       if (error instanceof TimeoutError) {
@@ -45,6 +55,9 @@ export class InlineExecutor {
         return { kind: 'cancelled', reason };
       }
       if (error instanceof OverloadedError) return { kind: 'overloaded', reason: error.message };
+      if (error instanceof MissingClientCapabilityError) {
+        return { kind: 'tool-error', message: error.message, missingCapability: error.capability };
+      }
       return { kind: 'tool-error', message: messageOf(error) };
     }
   }

@@ -2,17 +2,20 @@
  * The `ctx` an inline handler receives, built for the hot path: one object per call, and the
  * costly parts made only when a handler asks for them. An AbortSignal is
  * created the first time `ctx.signal` is read (most handlers never read it), and the way to reach
- * the client the first time `ctx.elicit` or `ctx.sample` is called.
+ * the client the first time `ctx.elicit`, `ctx.sample` or `ctx.roots` is called.
  */
 import type { PromptsView } from '../prompts/prompts-view.js';
 import type { ResourcesView } from '../resources/resources-view.js';
+import { AnswerBook } from '../tools/client-questions.js';
 import {
+  type AskOptions,
   CallAbandonedError,
   clientRequestMethods,
   type ElicitParams,
   type ElicitResult,
   LOG_LEVELS,
   type LogLevel,
+  type RootsResult,
   type SampleParams,
   type SampleResult,
   type ToolContext,
@@ -28,9 +31,21 @@ export class InlineToolContext implements ToolContext {
   #lastProgress = Number.NEGATIVE_INFINITY;
   #clientRequests: ReturnType<typeof clientRequestMethods> | undefined;
 
+  /** Present when the call runs in rounds (EngineCall.inputs): questions are answered from it. */
+  readonly book: AnswerBook | undefined;
+
   constructor(call: EngineCall) {
     this.#call = call;
     this.deadline = call.budgetMs > 0 ? Date.now() + call.budgetMs : undefined;
+    this.book = call.inputs ? new AnswerBook(call.inputs.answers) : undefined;
+  }
+
+  get inputResponses(): Readonly<Record<string, unknown>> {
+    return this.#call.inputs?.answers ?? {};
+  }
+
+  get requestState(): unknown {
+    return this.#call.inputs?.state;
   }
 
   get signal(): AbortSignal {
@@ -68,9 +83,13 @@ export class InlineToolContext implements ToolContext {
   };
 
   // async, so that a call with no client to ask rejects rather than throws.
-  elicit = async (params: ElicitParams): Promise<ElicitResult> => this.#requests().elicit(params);
+  elicit = async (params: ElicitParams, options?: AskOptions): Promise<ElicitResult> =>
+    this.#requests().elicit(params, options);
 
-  sample = async (params: SampleParams): Promise<SampleResult> => this.#requests().sample(params);
+  sample = async (params: SampleParams, options?: AskOptions): Promise<SampleResult> =>
+    this.#requests().sample(params, options);
+
+  roots = async (options?: AskOptions): Promise<RootsResult> => this.#requests().roots(options);
 
   tools = (): ToolsView => this.#peer().tools(this.signal);
 
@@ -81,9 +100,13 @@ export class InlineToolContext implements ToolContext {
   #requests(): ReturnType<typeof clientRequestMethods> {
     if (!this.#clientRequests) {
       const peer = this.#peer();
-      // Requests to the client are withdrawn with the call: the client hears notifications/cancelled.
-      this.#clientRequests = clientRequestMethods(peer.clientCapabilities, (method, params) =>
-        peer.request(method, params, this.signal),
+      const { book } = this;
+      // Asked live, requests to the client are withdrawn with the call (notifications/cancelled).
+      this.#clientRequests = clientRequestMethods(
+        peer.clientCapabilities,
+        book
+          ? (method, params, options) => book.ask(method, params, options)
+          : (method, params) => peer.request(method, params, this.signal),
       );
     }
     return this.#clientRequests;

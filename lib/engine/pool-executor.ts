@@ -130,6 +130,7 @@ export class PoolExecutor {
           wantsProgress: call.events.progress !== undefined,
           minLogLevel: call.events.minLogLevel,
           clientCapabilities: call.peer?.clientCapabilities,
+          ...(call.inputs ? { inputs: call.inputs } : {}),
         };
         const abort = new TaskAbortHandle();
         let released = false;

@@ -131,7 +131,11 @@ class PooledCall implements CallDecision {
 
 /** What a worker's answer means for its call: the handler's value, or the error it returned. */
 export function resultOutcome(result: PoolTaskResult): Outcome {
-  return result.ok ? { kind: 'ok', value: result.value } : { kind: 'tool-error', message: result.message };
+  if (result.ok === true) return { kind: 'ok', value: result.value };
+  if (result.ok === 'input-required') return { kind: 'input-required', questions: result.questions };
+  return result.missingCapability === undefined
+    ? { kind: 'tool-error', message: result.message }
+    : { kind: 'tool-error', message: result.message, missingCapability: result.missingCapability };
 }
 
 /**

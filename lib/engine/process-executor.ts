@@ -91,6 +91,8 @@ export class ProcessExecutor {
           deadline: call.budgetMs > 0 ? Date.now() + call.budgetMs : undefined,
           wantsProgress: call.events.progress !== undefined,
           minLogLevel: call.events.minLogLevel,
+          ...(call.peer ? { clientCapabilities: call.peer.clientCapabilities } : {}),
+          ...(call.inputs ? { inputs: call.inputs } : {}),
         };
         pool.run(task, { channel: this.#channel }).then(
           (result: PoolTaskResult) => {

@@ -6,6 +6,7 @@
  * when the call starts (`started`), so that it can kill that process and everything it spawned.
  * Progress and log events travel on the same IPC channel as the task's result.
  */
+import type { CallInputs } from './engine-call.js';
 import type { CallEvent } from './worker-protocol.js';
 
 export interface ProcessTask {
@@ -18,6 +19,13 @@ export interface ProcessTask {
   wantsProgress: boolean;
   /** Index into LOG_LEVELS of the least severe level the client wants; LOG_LEVELS.length = none. */
   minLogLevel: number;
+  /** What the request's client declared; undefined when there is no client to ask. */
+  clientCapabilities?: Record<string, unknown>;
+  /**
+   * Present when the call runs in rounds: questions are answered from these. A process has no way
+   * to ask the client live, so without them ctx.elicit and friends are absent.
+   */
+  inputs?: CallInputs;
 }
 
 export type ProcessEvent = { weft: 'started'; callId: number; pid: number } | CallEvent;

@@ -7,8 +7,9 @@
  * when a handler asks, because the answer must reach that one waiting worker.
  */
 import type { MessagePort } from 'node:worker_threads';
+import type { Question } from '../tools/client-questions.js';
 import type { LogLevel } from '../tools/tool-context.js';
-import type { CallEvents } from './engine-call.js';
+import type { CallEvents, CallInputs } from './engine-call.js';
 
 /** What every thread of a pool is given once, when it starts. */
 export interface PoolWorkerData {
@@ -30,6 +31,8 @@ export interface PoolTask {
   minLogLevel: number;
   /** What the client declared at initialize; undefined when there is no client to ask (ctx.elicit...). */
   clientCapabilities?: Record<string, unknown>;
+  /** Present when the call runs in rounds: questions are answered from these, never relayed. */
+  inputs?: CallInputs;
 }
 
 /**
@@ -40,7 +43,9 @@ export interface PoolTask {
  */
 export type PoolTaskResult =
   | { ok: true; value: unknown; events: number }
-  | { ok: false; message: string; abandoned: boolean; events: number };
+  | { ok: false; message: string; abandoned: boolean; events: number; missingCapability?: string }
+  /** The handler asked questions its answers lacked: the attempt is over and the thread free. */
+  | { ok: 'input-required'; questions: Question[]; events: number };
 
 /**
  * A handler's progress or log line, sent from wherever it runs (pool thread or pool process) to the

@@ -9,6 +9,7 @@
 
 import type { Completer } from '../resources/resource-definition.js';
 import type { ContentBlock } from '../tools/content.js';
+import type { ClientAsking } from '../tools/tool-context.js';
 
 export interface PromptMessage {
   role: 'user' | 'assistant';
@@ -32,6 +33,11 @@ export interface PromptArgument {
 
 export type PromptReturn = string | PromptMessage[] | PromptResult;
 
+export interface PromptContext extends ClientAsking {
+  /** Aborts when the client cancels the request or goes away. */
+  signal: AbortSignal;
+}
+
 export interface PromptDefinition {
   name: string;
   title?: string;
@@ -39,7 +45,8 @@ export interface PromptDefinition {
   arguments?: PromptArgument[];
   icons?: { src: string; mimeType?: string; sizes?: string[] }[];
   _meta?: Record<string, unknown>;
-  get(args: Record<string, string>, ctx: { signal: AbortSignal }): PromptReturn | Promise<PromptReturn>;
+  /** `ctx.elicit` / `ctx.sample` / `ctx.roots` ask the client, in rounds in a 2026-07-28 request. */
+  get(args: Record<string, string>, ctx: PromptContext): PromptReturn | Promise<PromptReturn>;
 }
 
 export function toPromptResult(name: string, value: PromptReturn): PromptResult {

@@ -3,7 +3,12 @@
  * their arguments checked (a missing required argument is the client's mistake: -32602).
  */
 import { ProtocolError } from '../protocol/protocol-error.js';
-import { type PromptDefinition, type PromptResult, toPromptResult } from './prompt-definition.js';
+import {
+  type PromptContext,
+  type PromptDefinition,
+  type PromptResult,
+  toPromptResult,
+} from './prompt-definition.js';
 
 const PROMPT_KEYS = new Set(['name', 'title', 'description', 'arguments', 'icons', '_meta', 'get']);
 const ARGUMENT_KEYS = new Set(['name', 'title', 'description', 'required', 'complete']);
@@ -79,7 +84,7 @@ export class PromptRegistry {
     return this.#prompts.get(name)?.definition;
   }
 
-  async get(name: string, args: unknown, signal: AbortSignal): Promise<PromptResult> {
+  async get(name: string, args: unknown, ctx: PromptContext): Promise<PromptResult> {
     const definition = this.#prompts.get(name)?.definition;
     if (!definition) throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
     const given = args ?? {};
@@ -99,6 +104,6 @@ export class PromptRegistry {
         `Prompt "${name}" needs argument(s) ${missing.map((a) => a.name).join(', ')}`,
       );
     }
-    return toPromptResult(name, await definition.get(values, { signal }));
+    return toPromptResult(name, await definition.get(values, ctx));
   }
 }

@@ -79,6 +79,8 @@ export type CacheScope = 'public' | 'private';
 
 /** `resultType` of a result that is final (the only kind weft answers until MRTR arrives). */
 export const RESULT_COMPLETE = 'complete';
+/** A result that asks the client for input before the request can complete (MRTR). */
+export const RESULT_INPUT_REQUIRED = 'input_required';
 
 /** What a modern request said about itself, checked once and carried with it. */
 export interface ModernEnvelope {

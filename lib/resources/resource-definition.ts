@@ -6,6 +6,7 @@
  * of them, or `{ contents }`. The URI and the declared mimeType fill in what the reader left out, so
  * the simple case stays one line.
  */
+import type { ClientAsking } from '../tools/tool-context.js';
 
 export interface ResourceContents {
   uri: string;
@@ -23,7 +24,7 @@ export type ReadReturn =
   | Partial<ResourceContents>[]
   | { contents: Partial<ResourceContents>[] };
 
-export interface ReadContext {
+export interface ReadContext extends ClientAsking {
   /** Aborts when the client cancels the read or goes away. */
   signal: AbortSignal;
 }

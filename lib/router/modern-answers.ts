@@ -7,11 +7,18 @@
  * Handlers return the same values in both eras; only this module knows the modern shape, so the
  * legacy era's answers stay byte-for-byte what they were.
  */
-import { type CacheableMethod, META, MODERN_METHODS, RESULT_COMPLETE } from '../protocol/eras.js';
+import {
+  type CacheableMethod,
+  META,
+  MODERN_METHODS,
+  RESULT_COMPLETE,
+  RESULT_INPUT_REQUIRED,
+} from '../protocol/eras.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { EncodedResult, encodeJson, type JsonText } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { type CacheOptions, resolveCacheHint } from './cache-hints.js';
+import { InputRequiredAnswer } from './mrtr-rounds.js';
 import type { ServerIdentity } from './server-identity.js';
 
 export class ModernAnswers {
@@ -37,6 +44,15 @@ export class ModernAnswers {
    * assignments, not object spread: in the profiles spread with these keys cost microseconds a result.
    */
   result(method: string, value: unknown): Record<string, unknown> {
+    // Never cached: an input_required result carries no ttlMs / cacheScope.
+    if (value instanceof InputRequiredAnswer) {
+      return {
+        resultType: RESULT_INPUT_REQUIRED,
+        inputRequests: value.inputRequests,
+        requestState: value.requestState,
+        _meta: this.#meta,
+      };
+    }
     const body = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
     const result: Record<string, unknown> = Object.assign({}, body);
     result.resultType = RESULT_COMPLETE;

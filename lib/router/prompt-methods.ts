@@ -1,12 +1,19 @@
 /**
- * `prompts/list` and `prompts/get`: the prompt registry seen through MCP.
+ * `prompts/list` and `prompts/get`: the prompt registry seen through MCP. A prompt may ask the
+ * client while it is built (ctx.elicit...), in rounds in a modern request (mrtr-rounds.ts).
  */
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
+import { type MrtrRounds, runAsking } from './mrtr-rounds.js';
 import { asCancellable, listingPage } from './resource-methods.js';
 import type { Router } from './router.js';
 
-export function addPromptMethods(router: Router, registry: PromptRegistry, pageSize: number): void {
+export function addPromptMethods(
+  router: Router,
+  registry: PromptRegistry,
+  pageSize: number,
+  rounds?: MrtrRounds,
+): void {
   router
     .method('prompts/list', ({ params }) => {
       const { items, nextCursor } = listingPage(registry.sorted(), params.cursor, pageSize);
@@ -17,6 +24,10 @@ export function addPromptMethods(router: Router, registry: PromptRegistry, pageS
       if (typeof name !== 'string') {
         throw ProtocolError.invalidParams('prompts/get needs params.name, a name from prompts/list');
       }
-      return asCancellable(ctx, (signal) => registry.get(name, ctx.params.arguments, signal));
+      const args = ctx.params.arguments;
+      const round = rounds?.begin(ctx, 'prompts/get', name, args ?? {});
+      return asCancellable(ctx, (signal) =>
+        runAsking(ctx, round, signal, (asking) => registry.get(name, args, { signal, ...asking })),
+      );
     });
 }

@@ -3,12 +3,14 @@
  * `resources/unsubscribe`: the resource registry seen through MCP.
  *
  * Reads run like calls: they are in flight under their request id, so `notifications/cancelled`
- * (or the peer going away) aborts the reader's signal and no response is sent.
+ * (or the peer going away) aborts the reader's signal and no response is sent. A reader may ask
+ * the client (ctx.elicit...), in rounds in a modern request (mrtr-rounds.ts).
  */
 import { ProtocolError } from '../protocol/protocol-error.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import { decodeCursor, encodeCursor, firstAfter } from './cursor.js';
 import { type MethodContext, NO_RESPONSE } from './method-table.js';
+import { type MrtrRounds, runAsking } from './mrtr-rounds.js';
 import type { Router } from './router.js';
 
 /** One page of a listing kept in a stable order of unique keys. */
@@ -42,7 +44,12 @@ export async function asCancellable<T>(
   }
 }
 
-export function addResourceMethods(router: Router, registry: ResourceRegistry, pageSize: number): void {
+export function addResourceMethods(
+  router: Router,
+  registry: ResourceRegistry,
+  pageSize: number,
+  rounds?: MrtrRounds,
+): void {
   const keyed = (entries: { key: string; descriptor: object }[]) =>
     entries.map(({ key, descriptor }) => ({ name: key, descriptor }));
 
@@ -59,7 +66,12 @@ export function addResourceMethods(router: Router, registry: ResourceRegistry, p
     })
     .method('resources/read', (ctx) => {
       const uri = requireUri(ctx.params, 'resources/read');
-      return asCancellable(ctx, async (signal) => ({ contents: await registry.read(uri, { signal }) }));
+      const round = rounds?.begin(ctx, 'resources/read', uri, {});
+      return asCancellable(ctx, (signal) =>
+        runAsking(ctx, round, signal, async (asking) => ({
+          contents: await registry.read(uri, { signal, ...asking }),
+        })),
+      );
     })
     .method('resources/subscribe', ({ session, params }) => {
       const uri = requireUri(params, 'resources/subscribe');

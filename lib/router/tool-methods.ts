@@ -7,6 +7,7 @@
  * dead worker as -32603 (details in the server log), a full queue as an immediate "overloaded".
  * A successful result is checked and encoded here, once: one that is not a valid CallToolResult or
  * cannot be sent as JSON becomes an `isError` result under the same id, never a lost call.
+ * A handler's questions to the client take rounds in a modern request (mrtr-rounds.ts).
  */
 
 import { effectiveBudgetMs } from '../engine/deadline.js';
@@ -17,6 +18,7 @@ import { ErrorCode } from '../protocol/error-codes.js';
 import { notification } from '../protocol/json-rpc.js';
 import { EncodedResult, encodeJson } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
+import { isInputRequiredReturn } from '../tools/client-questions.js';
 import type { CallToolResult } from '../tools/content.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
 import {
@@ -30,6 +32,7 @@ import {
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { decodeCursor, encodeCursor, firstAfter } from './cursor.js';
 import { type MethodContext, NO_RESPONSE } from './method-table.js';
+import { askLive, type MrtrRounds, missingCapabilityError } from './mrtr-rounds.js';
 import type { Router } from './router.js';
 
 export interface ToolMethodOptions {
@@ -44,6 +47,8 @@ export interface ToolMethodOptions {
   isClosing: () => boolean;
   /** Builds what a call's handler may reach beyond it (client requests, the server's registries). */
   peer?: (ctx: MethodContext) => CallPeer;
+  /** Multi-round requests: how a handler's questions become rounds (absent: questions go live). */
+  rounds?: MrtrRounds;
 }
 
 export function addToolMethods(router: Router, options: ToolMethodOptions): void {
@@ -80,18 +85,49 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
 
   async function runCall(ctx: MethodContext, tool: RegisteredTool, args: Record<string, unknown>) {
     const { session, request } = ctx;
+    // A modern retry's answers and state are checked before anything runs (-32602 when bad).
+    const round = options.rounds?.begin(ctx, 'tools/call', tool.name, args);
     const cancellation = session.begin(request.id);
     try {
       const budgetMs = effectiveBudgetMs(options.timeoutMs, tool.timeoutMs);
-      const outcome = await engine.run({
-        tool,
-        args,
-        budgetMs,
-        cancellation,
-        events: callEvents(ctx, tool),
-        ...(options.peer ? { peer: options.peer(ctx) } : {}),
-      });
-      return toWire(tool, outcome, options.maxResultBytes);
+      const peer = options.peer ? { peer: options.peer(ctx) } : {};
+      let inputs = round?.inputs;
+      // Each attempt has the whole deadline: a round ends an attempt, the retry is a new call.
+      for (let live = 0; ; live++) {
+        const outcome = await engine.run({
+          tool,
+          args,
+          budgetMs,
+          cancellation,
+          events: callEvents(ctx, tool),
+          ...peer,
+          ...(inputs ? { inputs } : {}),
+        });
+        if (outcome.kind === 'input-required' && round) return round.ask(outcome.questions);
+        if (outcome.kind === 'ok' && isInputRequiredReturn(outcome.value)) {
+          if (round) return round.askExplicit(outcome.value);
+          // Legacy: the client is asked live, then the handler runs again with the answers.
+          try {
+            const answers = await askLive(
+              ctx,
+              outcome.value,
+              inputs?.answers ?? {},
+              cancellation.signal,
+              live,
+            );
+            inputs = { answers, state: outcome.value.state };
+          } catch (error) {
+            if (cancellation.reason !== undefined)
+              return toWire(tool, { kind: 'cancelled', reason: cancellation.reason }, options.maxResultBytes);
+            return toolFailure(tool, (error as Error)?.message ?? String(error));
+          }
+          continue;
+        }
+        if (outcome.kind === 'tool-error' && outcome.missingCapability !== undefined && round) {
+          throw missingCapabilityError(outcome.missingCapability, outcome.message);
+        }
+        return toWire(tool, outcome, options.maxResultBytes);
+      }
     } finally {
       session.end(request.id);
     }
@@ -139,6 +175,9 @@ function toWire(tool: RegisteredTool, outcome: Outcome, maxResultBytes: number):
       );
     case 'overloaded':
       throw new ProtocolError(ErrorCode.Overloaded, outcome.reason);
+    case 'input-required':
+      // Only a call run with inputs asks in rounds, and only a modern request runs one that way.
+      throw new Error(`Tool "${tool.name}" asked for input in a request that cannot take rounds`);
   }
 }
 

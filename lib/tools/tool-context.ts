@@ -8,10 +8,12 @@
 import type { PromptsView } from '../prompts/prompts-view.js';
 import type { LogLevel } from '../protocol/log-levels.js';
 import type { ResourcesView } from '../resources/resources-view.js';
+import { type AskOptions, QUESTION_METHODS, type QuestionMethod } from './client-questions.js';
 import type { CallToolResult } from './content.js';
 
 // The severities are a protocol fact (both eras name them on the wire); re-exported for handlers.
 export { LOG_LEVELS, type LogLevel } from '../protocol/log-levels.js';
+export type { AskOptions } from './client-questions.js';
 
 export interface ToolContext {
   /** Aborts when the call's deadline passes or the client cancels it. */
@@ -29,14 +31,30 @@ export interface ToolContext {
   log(level: LogLevel, data: unknown): void;
   /**
    * Asks the user a question through the client (`elicitation/create`) and waits for the answer.
-   * Rejects with a message that says so when the client did not declare the `elicitation`
-   * capability; a cancel or the deadline still ends the call while it waits.
-   * Present for inline tools and for blocking tools in the thread pool (the worker waits while the
-   * main thread asks); absent under `isolation: 'process'`. A call made without a client rejects.
+   * Rejects with a MissingClientCapabilityError when the request's client did not declare the
+   * `elicitation` capability. In a legacy session this is a request sent to the client; in a
+   * 2026-07-28 request the attempt ends with `input_required` and the handler runs again from the
+   * start once the client answered (already-asked questions then return their answers at once, in
+   * order): do expensive work after the questions, or use the explicit form (`inputRequired`).
+   * A cancel or the deadline still ends the call while it waits. A call made without a client rejects.
+   * Under `isolation: 'process'` it is present only in a 2026-07-28 request (a process has no live
+   * way to the client).
    */
-  elicit?(params: ElicitParams): Promise<ElicitResult>;
+  elicit?(params: ElicitParams, options?: AskOptions): Promise<ElicitResult>;
   /** Asks the client's model for a completion (`sampling/createMessage`); same rules as `elicit`. */
-  sample?(params: SampleParams): Promise<SampleResult>;
+  sample?(params: SampleParams, options?: AskOptions): Promise<SampleResult>;
+  /** Asks the client for its roots (`roots/list`); same rules as `elicit`. */
+  roots?(options?: AskOptions): Promise<RootsResult>;
+  /**
+   * The answers the client gave in this request's earlier rounds, by key (the explicit form reads
+   * them; `elicit`/`sample`/`roots` find theirs without it). Empty on a first round.
+   */
+  readonly inputResponses?: Readonly<Record<string, unknown>>;
+  /**
+   * The state this handler returned with `inputRequired(...)` on the previous round, verified by the
+   * server (it cannot be forged or moved to another call); undefined on a first round.
+   */
+  readonly requestState?: unknown;
   /** The server's tools: list, find, call, add, remove (a change tells clients with list_changed). */
   tools?(): ToolsView;
   /** The server's resources: list, read, add, remove, announce updates. */
@@ -44,6 +62,15 @@ export interface ToolContext {
   /** The server's prompts: list, get, add, remove. */
   prompts?(): PromptsView;
 }
+
+/**
+ * What a prompt's `get` and a resource reader's `read` may ask the client, with the same rules as a
+ * tool's `ctx.elicit` / `ctx.sample` / `ctx.roots` (absent when the server itself reads, with no client).
+ */
+export type ClientAsking = Pick<
+  ToolContext,
+  'elicit' | 'sample' | 'roots' | 'inputResponses' | 'requestState'
+>;
 
 /** `elicitation/create` params: a message and a flat object schema of what to ask for. */
 export interface ElicitParams {
@@ -73,6 +100,12 @@ export interface SampleResult {
   [extra: string]: unknown;
 }
 
+/** `roots/list` result: the filesystem roots the client exposes. */
+export interface RootsResult {
+  roots: { uri: string; name?: string; [extra: string]: unknown }[];
+  [extra: string]: unknown;
+}
+
 export interface ToolsView {
   /** Published descriptors, in name order. */
   list(): object[];
@@ -84,37 +117,62 @@ export interface ToolsView {
 }
 
 /**
- * Builds `ctx.elicit` and `ctx.sample` over one way of sending a request to the client, so every
- * executor refuses a missing capability with the same words.
+ * Raised by `ctx.elicit` / `ctx.sample` / `ctx.roots` when the request's client did not declare the
+ * capability the question needs. A handler may catch it and do without; uncaught, the call fails
+ * with it (a tool error in a legacy session, -32021 naming the capability in a 2026-07-28 request).
+ */
+export class MissingClientCapabilityError extends Error {
+  override readonly name = 'MissingClientCapabilityError';
+  constructor(
+    readonly capability: string,
+    what: string,
+  ) {
+    super(
+      `This tool needs to ${what}, but the client did not declare the "${capability}" capability; ` +
+        'use a client that supports it',
+    );
+  }
+}
+
+const WHAT: Record<QuestionMethod, string> = {
+  'elicitation/create': 'ask the user a question (elicitation)',
+  'sampling/createMessage': "ask the client's model for a completion (sampling)",
+  'roots/list': "read the client's roots (roots/list)",
+};
+
+/** Sends one question to the client, live or from a book of answers (client-questions.ts). */
+export type AskClient = (
+  method: QuestionMethod,
+  params: Record<string, unknown>,
+  options?: AskOptions,
+) => Promise<unknown>;
+
+/**
+ * Builds `ctx.elicit`, `ctx.sample` and `ctx.roots` over one way of asking the client, so every
+ * executor refuses a missing capability with the same error.
  */
 export function clientRequestMethods(
   clientCapabilities: Record<string, unknown>,
-  request: (method: string, params: Record<string, unknown>) => Promise<unknown>,
-): Pick<Required<ToolContext>, 'elicit' | 'sample'> {
-  const needs = (capability: string, what: string) => {
+  ask: AskClient,
+): Pick<Required<ToolContext>, 'elicit' | 'sample' | 'roots'> {
+  const askFor = (method: QuestionMethod, params: Record<string, unknown>, options?: AskOptions) => {
+    const { capability } = QUESTION_METHODS[method];
     if (clientCapabilities[capability] === undefined) {
-      throw new Error(
-        `This tool needs to ${what}, but the client did not declare the "${capability}" capability; ` +
-          'use a client that supports it',
-      );
+      return Promise.reject(new MissingClientCapabilityError(capability, WHAT[method]));
     }
+    return ask(method, params, options);
   };
   return {
-    async elicit(params) {
-      needs('elicitation', 'ask the user a question (elicitation)');
-      return (await request('elicitation/create', params)) as ElicitResult;
-    },
-    async sample(params) {
-      needs('sampling', "ask the client's model for a completion (sampling)");
-      return (await request('sampling/createMessage', params)) as SampleResult;
-    },
+    elicit: (params, options) => askFor('elicitation/create', params, options) as Promise<ElicitResult>,
+    sample: (params, options) => askFor('sampling/createMessage', params, options) as Promise<SampleResult>,
+    roots: (options) => askFor('roots/list', {}, options) as Promise<RootsResult>,
   };
 }
 
 /** Raised by `ctx.checkpoint()` once the call is over; handlers should let it propagate. */
 export class CallAbandonedError extends Error {
   override readonly name = 'CallAbandonedError';
-  constructor(readonly reason: 'timeout' | 'cancelled' | 'shutdown') {
+  constructor(readonly reason: 'timeout' | 'cancelled' | 'shutdown' | 'input-required') {
     super(`The call was abandoned (${reason}); its result will not be sent`);
   }
 }

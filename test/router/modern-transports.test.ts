@@ -135,7 +135,16 @@ describe('stdio: one stream, both eras', () => {
         { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
       ),
     );
-    assert.match(JSON.stringify(answer.result), /refused: Cannot send elicitation\/create/);
+    // The question travels inside the answer (input_required), never as a request of its own.
+    const result = answer.result as {
+      resultType?: string;
+      inputRequests?: Record<string, { method: string }>;
+    };
+    assert.equal(result.resultType, 'input_required');
+    assert.deepEqual(
+      Object.values(result.inputRequests ?? {}).map(({ method }) => method),
+      ['elicitation/create'],
+    );
     const serverRequests = client.messages.filter((message) => 'method' in message && 'id' in message);
     assert.deepEqual(serverRequests, []);
   });
