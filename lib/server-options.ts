@@ -169,7 +169,9 @@ export function checkServerOptions(options: McpServerOptions): void {
   positive(options.tasks?.ttlMs, 'tasks.ttlMs', true);
   positive(options.tasks?.pollIntervalMs, 'tasks.pollIntervalMs', false);
   if (options.tasks?.pollIntervalMs !== undefined && !Number.isInteger(options.tasks.pollIntervalMs)) {
-    throw new TypeError(`McpServer: tasks.pollIntervalMs must be a whole number of ms, got ${options.tasks.pollIntervalMs}`);
+    throw new TypeError(
+      `McpServer: tasks.pollIntervalMs must be a whole number of ms, got ${options.tasks.pollIntervalMs}`,
+    );
   }
   if (options.tasks?.ttlMs !== undefined && !Number.isInteger(options.tasks.ttlMs)) {
     throw new TypeError(`McpServer: tasks.ttlMs must be a whole number of ms, got ${options.tasks.ttlMs}`);

@@ -131,7 +131,7 @@ export class McpServer {
       logError: this.#logError,
       peer: (ctx) => callPeer(parts, ctx),
     });
-    addTaskMethods(this.#router, this.#tasks);
+    addTaskMethods(this.#router, this.#tasks, options.pageSize ?? 100);
     addToolMethods(this.#router, {
       registry: this.#registry,
       engine: this.#engine,

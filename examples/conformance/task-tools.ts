@@ -98,7 +98,11 @@ export function addTaskFixtures(server: McpServer): void {
     handler: async ({ filename }, ctx) => {
       const answer = await elicitOf(ctx)({
         message: `Delete ${filename}?`,
-        requestedSchema: { type: 'object', properties: { confirm: { type: 'boolean' } }, required: ['confirm'] },
+        requestedSchema: {
+          type: 'object',
+          properties: { confirm: { type: 'boolean' } },
+          required: ['confirm'],
+        },
       });
       const confirmed = answer.action === 'accept' && answer.content?.confirm === true;
       return confirmed ? `Deleted ${filename}` : `Kept ${filename}`;
@@ -131,7 +135,11 @@ export function addTaskFixtures(server: McpServer): void {
               method: 'elicitation/create',
               params: {
                 message: 'What is your name?',
-                requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+                requestedSchema: {
+                  type: 'object',
+                  properties: { name: { type: 'string' } },
+                  required: ['name'],
+                },
               },
             },
           })

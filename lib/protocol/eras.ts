@@ -68,7 +68,11 @@ export const MODERN_METHODS: ReadonlyMap<string, ModernMethodRule> = new Map<str
 ]);
 
 /** Methods that exist only in the modern era: a legacy message naming them is -32601. */
-export const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([DISCOVER_METHOD, LISTEN_METHOD, 'tasks/update']);
+export const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
+  DISCOVER_METHOD,
+  LISTEN_METHOD,
+  'tasks/update',
+]);
 
 /** The 2026-07-28 tasks extension (SEP-2663): its key in capabilities.extensions, both sides. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';

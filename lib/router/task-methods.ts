@@ -23,9 +23,6 @@ import type { Router } from './router.js';
 import { ownerOf, type TaskRunner } from './task-runner.js';
 import { detailedTask, legacyTask } from './task-wire.js';
 
-/** Tasks per tasks/list page. */
-const LIST_PAGE = 100;
-
 function hasTasksExtension(ctx: MethodContext): boolean {
   const extensions = ctx.scope.clientCapabilities.extensions;
   return typeof extensions === 'object' && extensions !== null && TASKS_EXTENSION in extensions;
@@ -49,7 +46,8 @@ export function taskModeOf(ctx: MethodContext, tool: RegisteredTool): boolean {
   if (tool.task === undefined) return false;
   if (ctx.scope.era === 'modern') {
     if (hasTasksExtension(ctx)) return true;
-    if (tool.task === 'required') throw missingExtension(`Tool "${tool.name}" runs only as a task, so calling it`);
+    if (tool.task === 'required')
+      throw missingExtension(`Tool "${tool.name}" runs only as a task, so calling it`);
     return false;
   }
   const task = ctx.params.task;
@@ -75,7 +73,8 @@ function unknownTask(taskId: string): ProtocolError {
   );
 }
 
-export function addTaskMethods(router: Router, runner: TaskRunner): void {
+/** `pageSize`: tasks per tasks/list page (the server's page size, as for every list). */
+export function addTaskMethods(router: Router, runner: TaskRunner, pageSize: number): void {
   const { store } = runner;
 
   /** The task if this request may see it: modern by id alone, legacy only its own session's. */
@@ -152,10 +151,10 @@ export function addTaskMethods(router: Router, runner: TaskRunner): void {
 
   router.method('tasks/list', async (ctx) => {
     const after = ctx.params.cursor === undefined ? undefined : decodeCursor(ctx.params.cursor);
-    const page = await store.list(ownerOf(ctx.session), after, LIST_PAGE + 1);
-    const tasks = page.slice(0, LIST_PAGE);
+    const page = await store.list(ownerOf(ctx.session), after, pageSize + 1);
+    const tasks = page.slice(0, pageSize);
     const result: { tasks: object[]; nextCursor?: string } = { tasks: tasks.map(legacyTask) };
-    if (page.length > LIST_PAGE) result.nextCursor = encodeCursor(tasks[tasks.length - 1]!.taskId);
+    if (page.length > pageSize) result.nextCursor = encodeCursor(tasks[tasks.length - 1]!.taskId);
     return result;
   });
 }

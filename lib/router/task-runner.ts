@@ -134,7 +134,9 @@ export class TaskRunner {
     this.#options.store.hold(record.taskId);
     this.#run(record, ctx, tool, args, running)
       .catch((error) => {
-        this.#options.logError(`weft: task ${record.taskId} (${tool.name}) failed: ${(error as Error)?.stack}`);
+        this.#options.logError(
+          `weft: task ${record.taskId} (${tool.name}) failed: ${(error as Error)?.stack}`,
+        );
         return this.#write(record, ctx, {
           status: 'failed',
           statusMessage: 'Internal error',
@@ -246,7 +248,9 @@ export class TaskRunner {
     const legacy = record.era === 'legacy';
     // A legacy task's questions go out on the session's own stream, tagged with the task: the
     // stream of the request that created it has already ended.
-    const taskCtx: MethodContext = legacy ? { ...ctx, sink: relatedTaskSink(ctx.session.sink, record.taskId) } : ctx;
+    const taskCtx: MethodContext = legacy
+      ? { ...ctx, sink: relatedTaskSink(ctx.session.sink, record.taskId) }
+      : ctx;
     const peer = this.#options.peer ? { peer: this.#options.peer(taskCtx) } : {};
     const budgetMs = effectiveBudgetMs(this.#options.timeoutMs, tool.timeoutMs);
     let answers = record.answers ?? {};
@@ -306,7 +310,11 @@ export class TaskRunner {
       }
       const inputRequests: Record<string, TaskQuestion> = {};
       for (const { key, method, params } of questions) inputRequests[key] = { method, params };
-      const waiting: TaskChange = { status: 'input_required', inputRequests, statusMessage: 'Waiting for input' };
+      const waiting: TaskChange = {
+        status: 'input_required',
+        inputRequests,
+        statusMessage: 'Waiting for input',
+      };
       if (state !== undefined) waiting.state = state;
       if ((await this.#write(record, ctx, waiting)) === undefined) return;
       const next = legacy
@@ -335,7 +343,9 @@ export class TaskRunner {
     let replies: unknown[];
     try {
       replies = await Promise.all(
-        questions.map(({ method, params }) => ctx.session.request(method, params, cancellation.signal, ctx.sink)),
+        questions.map(({ method, params }) =>
+          ctx.session.request(method, params, cancellation.signal, ctx.sink),
+        ),
       );
     } catch (error) {
       if (cancellation.cancelled) return undefined;

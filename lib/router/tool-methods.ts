@@ -72,7 +72,8 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
     }
     const problem = tool.validateArguments(args);
     if (problem) return invalidArguments(tool, problem);
-    if (options.tasks && taskModeOf(ctx, tool)) return startTask(ctx, tool, args as Record<string, unknown>, options.tasks);
+    if (options.tasks && taskModeOf(ctx, tool))
+      return startTask(ctx, tool, args as Record<string, unknown>, options.tasks);
     return runCall(ctx, tool, args as Record<string, unknown>);
   });
 
@@ -94,7 +95,10 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
         for (let live = 0; ; live++) {
           let value: unknown;
           try {
-            value = await tool.beforeTask(args, { inputResponses: inputs.answers, requestState: inputs.state });
+            value = await tool.beforeTask(args, {
+              inputResponses: inputs.answers,
+              requestState: inputs.state,
+            });
           } catch (error) {
             return toolFailure(tool, (error as Error)?.message ?? String(error));
           }
@@ -113,7 +117,9 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
       }
     }
     const record = await tasks.start(ctx, tool, args, inputs);
-    return ctx.scope.era === 'modern' ? new CreatedTaskAnswer(modernTask(record)) : { task: legacyTask(record) };
+    return ctx.scope.era === 'modern'
+      ? new CreatedTaskAnswer(modernTask(record))
+      : { task: legacyTask(record) };
   }
 
   async function runCall(ctx: MethodContext, tool: RegisteredTool, args: Record<string, unknown>) {

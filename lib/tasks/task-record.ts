@@ -49,8 +49,5 @@ export interface TaskRecord {
 
 /** The fields a change may set; taskId, era, owner and createdAt never change. */
 export type TaskChange = Partial<
-  Pick<
-    TaskRecord,
-    'status' | 'statusMessage' | 'result' | 'error' | 'inputRequests' | 'answers' | 'state'
-  >
+  Pick<TaskRecord, 'status' | 'statusMessage' | 'result' | 'error' | 'inputRequests' | 'answers' | 'state'>
 >;

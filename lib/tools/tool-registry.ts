@@ -146,7 +146,8 @@ export class ToolRegistry {
     }
     if (definition.beforeTask !== undefined) {
       if (typeof definition.beforeTask !== 'function') fail('beforeTask must be a function');
-      if (task === undefined) fail("beforeTask runs before a task is created; add task: 'optional' or 'required'");
+      if (task === undefined)
+        fail("beforeTask runs before a task is created; add task: 'optional' or 'required'");
     }
 
     const descriptor = describe(definition);

@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { McpServer } from '../../lib/index.js';
-import { InProcessClient, type Reply } from '../support/in-process-client.js';
 import { envelope } from '../router/modern-fixtures.js';
+import { InProcessClient, type Reply } from '../support/in-process-client.js';
 import { askTask, shortDeadline, spinTask } from './task-tools.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -71,14 +71,24 @@ describe('modern tasks', () => {
     assert.equal(created.pollIntervalMs, 250);
     assert.equal(typeof created.ttlMs, 'number');
     const taskId = created.taskId as string;
-    await until(async () => server.stats.freeThreads, (free) => free < 2);
+    await until(
+      async () => server.stats.freeThreads,
+      (free) => free < 2,
+    );
     const working = result(await call('tasks/get', { taskId }));
     assert.equal(working.status, 'working');
     assert.equal(working.resultType, 'complete');
 
     const cancelledAt = Date.now();
-    assert.deepEqual(Object.keys(result(await call('tasks/cancel', { taskId }))).sort(), ['_meta', 'resultType']);
-    await until(async () => server.stats.freeThreads, (free) => free === 2, 1_000);
+    assert.deepEqual(Object.keys(result(await call('tasks/cancel', { taskId }))).sort(), [
+      '_meta',
+      'resultType',
+    ]);
+    await until(
+      async () => server.stats.freeThreads,
+      (free) => free === 2,
+      1_000,
+    );
     assert.ok(Date.now() - cancelledAt < 1_000, 'the thread was terminated within a second');
     assert.equal(result(await call('tasks/get', { taskId })).status, 'cancelled');
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -101,14 +111,19 @@ describe('modern tasks', () => {
     assert.equal(requests.word!.method, 'elicitation/create');
     assert.equal(server.stats.freeThreads, 2, 'no thread is held while the task waits');
     const ack = result(
-      await call('tasks/update', { taskId, inputResponses: { word: { action: 'accept', content: { word: 'weft' } } } }),
+      await call('tasks/update', {
+        taskId,
+        inputResponses: { word: { action: 'accept', content: { word: 'weft' } } },
+      }),
     );
     assert.equal(ack.resultType, 'complete');
     const done = await until(
       async () => result(await call('tasks/get', { taskId })),
       (task) => task.status === 'completed',
     );
-    assert.deepEqual((done.result as { content: unknown[] }).content, [{ type: 'text', text: 'you said weft' }]);
+    assert.deepEqual((done.result as { content: unknown[] }).content, [
+      { type: 'text', text: 'you said weft' },
+    ]);
     assert.equal(done.inputRequests, undefined);
   });
 
@@ -121,7 +136,11 @@ describe('modern tasks', () => {
     );
     assert.equal(done.status, 'completed');
     assert.equal((done.result as { isError?: boolean }).isError, true);
-    await until(async () => server.stats.freeThreads, (free) => free === 2, 2_000);
+    await until(
+      async () => server.stats.freeThreads,
+      (free) => free === 2,
+      2_000,
+    );
   });
 
   it('forgets a task after ttlMs: tasks/get is -32602 from then on', async () => {

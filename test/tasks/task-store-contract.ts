@@ -60,7 +60,10 @@ export function storeContract(open: () => StoreUnderTest): void {
     });
     assert.equal(waiting?.status, 'input_required');
     assert.ok(waiting!.lastUpdatedAt > task.lastUpdatedAt);
-    const working = await (second ?? store).update(task.taskId, { status: 'working', inputRequests: undefined });
+    const working = await (second ?? store).update(task.taskId, {
+      status: 'working',
+      inputRequests: undefined,
+    });
     assert.equal(working?.inputRequests, undefined);
     assert.equal((await store.get(task.taskId))?.status, 'working');
   });
@@ -70,7 +73,10 @@ export function storeContract(open: () => StoreUnderTest): void {
     const task = record();
     await store.create(task);
     assert.equal((await store.update(task.taskId, { status: 'cancelled' }))?.status, 'cancelled');
-    assert.equal(await (second ?? store).update(task.taskId, { status: 'completed', result: { content: [] } }), undefined);
+    assert.equal(
+      await (second ?? store).update(task.taskId, { status: 'completed', result: { content: [] } }),
+      undefined,
+    );
     const now = await store.get(task.taskId);
     assert.equal(now?.status, 'cancelled');
     assert.equal(now?.result, undefined);
