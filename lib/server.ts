@@ -234,6 +234,8 @@ export class McpServer {
 
   async listen(options: ListenOptions): Promise<void> {
     await this.#registry.verifyBlockingModules();
+    // A shared task store must be reachable before the first task is answered.
+    await this.#tasks.store.ready();
     this.#engine.warmUp(this.#registry.sorted());
     if (options.stdio) {
       const stdio = new StdioTransport((sink) => this.connect(sink), {

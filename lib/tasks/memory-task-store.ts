@@ -65,6 +65,8 @@ export class MemoryTaskStore implements TaskStore {
     return () => this.#listeners.delete(listener);
   }
 
+  async ready(): Promise<void> {}
+
   hold(_taskId: string): void {}
 
   release(_taskId: string): void {}

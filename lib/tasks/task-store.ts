@@ -34,6 +34,8 @@ export interface TaskStore {
   signal(signal: TaskSignal): Promise<void>;
   /** Calls `listener` for each signal; returns the function that stops it. */
   subscribe(listener: (signal: TaskSignal) => void): () => void;
+  /** Resolves once the store is reachable and its subscriptions hear signals (the server awaits it in listen). */
+  ready(): Promise<void>;
   /**
    * This replica runs `taskId` and is alive: held until `release`, renewed by the store itself.
    * A store shared by several replicas fails the tasks of a replica whose leases lapsed.

@@ -116,6 +116,8 @@ export function storeContract(open: () => StoreUnderTest): void {
     const heard: TaskSignal[] = [];
     const stops = [store.subscribe((signal) => heard.push(signal))];
     if (second) stops.push(second.subscribe((signal) => heard.push(signal)));
+    await store.ready();
+    await second?.ready();
     const taskId = randomUUID();
     await (second ?? store).signal({ kind: 'cancel', taskId });
     await eventually(async () => (heard.length >= stops.length ? true : undefined));
