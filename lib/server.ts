@@ -376,12 +376,12 @@ export class McpServer {
   }
 
   #capabilities(): Record<string, unknown> {
-    const capabilities: Record<string, unknown> = {
-      tools: { listChanged: true },
-      logging: {},
-      // The legacy era's slot; server/discover shows it as the tasks extension instead.
-      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
-    };
+    const capabilities: Record<string, unknown> = { tools: { listChanged: true }, logging: {} };
+    // Offered once some tool may run as a task. The legacy era's slot; server/discover shows it
+    // as the tasks extension instead.
+    if (this.#registry.sorted().some((tool) => tool.task !== undefined)) {
+      capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+    }
     if (!this.#resources.isEmpty) capabilities.resources = { subscribe: true, listChanged: true };
     if (!this.#prompts.isEmpty) capabilities.prompts = { listChanged: true };
     if (!this.#resources.isEmpty || !this.#prompts.isEmpty) capabilities.completions = {};
