@@ -45,7 +45,25 @@ const server = addDemoTools(
     pageSize: number(values['page-size']),
     pool: { maxThreads: number(values.threads) },
   }),
-);
+).tool({
+  // x-mcp-header: a 2026-07-28 HTTP client mirrors `region` into an `Mcp-Param-Region` header, so
+  // a proxy or balancer can route on it without reading the body; weft refuses a call whose header
+  // and body disagree (400, -32020). Over stdio and WebSocket the annotation changes nothing.
+  name: 'regional_echo',
+  description:
+    'Returns its text tagged with the region it was sent to. The region travels in the Mcp-Param-Region header too (x-mcp-header).',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      region: { type: 'string', description: 'Where to run, e.g. us-west1', 'x-mcp-header': 'Region' },
+      text: { type: 'string' },
+    },
+    required: ['region', 'text'],
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handler: ({ region, text }) => `[${region}] ${text}`,
+});
 
 const httpPort = port(values.http, '--http');
 const wsPort = port(values.ws, '--ws');

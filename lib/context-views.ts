@@ -1,5 +1,5 @@
 /**
- * What a handler can reach beyond its own call (`ctx.elicit`, `ctx.sample`, `ctx.tools()`,
+ * What a handler can reach beyond its own call (`ctx.elicit`, `ctx.sample`, `ctx.roots`, `ctx.tools()`,
  * `ctx.resources()`, `ctx.prompts()`), built per call from the server's registries and the
  * calling session.
  *
@@ -47,13 +47,14 @@ export function callPeer(parts: ServerParts, { session, sink, scope }: MethodCon
 }
 
 /**
- * Why ctx.elicit / ctx.sample fail in a request of an era without server-to-client requests. The
- * handler sees it as an ordinary error it can catch (and, uncaught, the call's tool error).
+ * Why a request to the client fails in a request of an era without server-to-client requests. A
+ * handler's ctx.elicit / ctx.sample / ctx.roots never get here in that era (they ask in rounds,
+ * see router/mrtr-rounds.ts); this guards any other way a request could be attempted.
  */
 function noClientRequests(method: string, scope: RequestScope): string {
   return (
     `Cannot send ${method} to the client: a ${scope.version} request allows no requests from the server ` +
-    'to the client, and weft does not yet answer with input_required; take what the tool needs as arguments'
+    'to the client; ask with ctx.elicit, ctx.sample or ctx.roots, which take rounds (input_required)'
   );
 }
 

@@ -12,6 +12,7 @@ import { killChildProcessTrees } from './engine/process-tree.js';
 import type { PromptDefinition } from './prompts/prompt-definition.js';
 import { PromptRegistry } from './prompts/prompt-registry.js';
 import { notification } from './protocol/json-rpc.js';
+import { encodeMessage } from './protocol/message-encoding.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './resources/resource-definition.js';
 import { ResourceRegistry } from './resources/resource-registry.js';
 import { addCompletionMethods } from './router/completion-methods.js';
@@ -77,7 +78,6 @@ export class McpServer {
       maxQueue: options.pool?.maxQueue ?? 256,
       graceMs: options.pool?.graceMs ?? 200,
       niceIncrement: options.pool?.niceIncrement ?? 10,
-      maxResultBytes: options.maxResultBytes ?? 16 * 1024 * 1024,
       maxCallsInFlight: options.maxCallsInFlight ?? 10_000,
       logError: this.#logError,
     });
@@ -136,6 +136,7 @@ export class McpServer {
       registry: this.#registry,
       engine: this.#engine,
       timeoutMs: options.timeoutMs ?? 0,
+      maxResultBytes: options.maxResultBytes ?? 16 * 1024 * 1024,
       pageSize: options.pageSize ?? 100,
       isClosing: () => this.#closing !== undefined,
       peer: (ctx) => callPeer(parts, ctx),
@@ -225,6 +226,7 @@ export class McpServer {
     return {
       session,
       receive: (value, replyTo) => router.receive(session, value, replyTo),
+      encode: (message) => encodeMessage(message, this.#logError),
       close: () => {
         session.close();
         this.#sessions.delete(session);

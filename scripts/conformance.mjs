@@ -28,6 +28,8 @@ import { judge, SUITES } from './conformance-suites.mjs';
 const NODE_PACKAGE = 'node@22';
 /** Per suite, whole run. Both together stay well inside npm test's 15 minutes on 2 cores. */
 const RUN_LIMIT_MS = 5 * 60_000;
+/** One npm install (Node 22 is a ~30 MB download). */
+const INSTALL_LIMIT_MS = 5 * 60_000;
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cache = join(root, '.cache', 'conformance');
@@ -71,7 +73,7 @@ function installedVersion(prefix) {
 function npmInstall(prefix, packages) {
   console.log(`conformance: installing ${packages.join(' ')} into ${prefix.slice(root.length + 1)} ...`);
   const args = ['install', '--prefix', prefix, '--no-audit', '--no-fund', '--no-save', ...packages];
-  return spawnSync(npm, args, { stdio: 'inherit' }).status === 0;
+  return spawnSync(npm, args, { stdio: 'inherit', timeout: INSTALL_LIMIT_MS }).status === 0;
 }
 
 function ensureInstalled(suite) {

@@ -97,18 +97,34 @@ function loadHandler(task: HandlerAddress, key: string): Promise<Handler> {
 function assertTransferable(value: unknown, toolName: string): void {
   if (typeof value !== 'object' || value === null) {
     if (typeof value === 'function' || typeof value === 'symbol')
-      throw notTransferable(toolName, typeof value);
+      throw notTransferable(toolName, `it is a ${typeof value}`);
     return;
   }
   try {
     structuredClone(value);
   } catch (error) {
-    throw notTransferable(toolName, (error as Error).message);
+    throw notTransferable(toolName, cloneProblem(error));
   }
 }
 
+/** Why a value could not be copied out of the worker, on one line and of bounded length. */
+function cloneProblem(error: unknown): string {
+  if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    return 'it is nested too deeply to serialize';
+  }
+  const message = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
+  const short = message.length > 160 ? `${message.slice(0, 160)}...` : message;
+  return (error as Error)?.name === 'DataCloneError'
+    ? `it holds something only JavaScript can hold, not data (${short})`
+    : `reading it threw: ${short}`;
+}
+
+/**
+ * Worded as the main thread words what JSON cannot carry (router/tool-methods), so a value fails
+ * alike wherever its tool runs; only what fails first differs (a clone meets a function first).
+ */
 function notTransferable(toolName: string, detail: string): Error {
   return new Error(
-    `Tool "${toolName}" returned a value that cannot be sent to the client (${detail}); return JSON data, a string or a CallToolResult`,
+    `Tool "${toolName}" returned a value that cannot be sent as JSON: ${detail}; return JSON data, a string or a CallToolResult`,
   );
 }

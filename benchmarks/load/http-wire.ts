@@ -20,19 +20,28 @@ export class HttpWire implements Wire {
   }
 
   send(message: WireMessage): void {
+    this.#post(JSON.stringify(message), this.headersFor(message), true);
+  }
+
+  #post(body: string, extraHeaders: Record<string, string>, mayRetry: boolean): void {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
     };
     if (this.#sessionId) headers['mcp-session-id'] = this.#sessionId;
     if (this.#protocolVersion) headers['mcp-protocol-version'] = this.#protocolVersion;
-    Object.assign(headers, this.headersFor(message));
+    Object.assign(headers, extraHeaders);
     const post = request(
       { host: '127.0.0.1', port: this.#port, path: '/mcp', method: 'POST', agent: this.#agent, headers },
       (response) => this.#onResponse(response),
     );
-    post.on('error', (error) => this.#fail(`HTTP request failed: ${error.message}`));
-    post.end(JSON.stringify(message));
+    post.on('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive socket the server closed as idle just as this request went out: the request
+      // never reached it, so it is sent again on a fresh socket (once), as HTTP clients do.
+      if (mayRetry && post.reusedSocket && error.code === 'ECONNRESET') this.#post(body, extraHeaders, false);
+      else this.#fail(`HTTP request failed: ${error.message}`);
+    });
+    post.end(body);
   }
 
   /** Headers of one message beyond the session's; the stateless era's wire adds its routing headers. */

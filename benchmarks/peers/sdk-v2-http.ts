@@ -60,5 +60,10 @@ export function serveFetchHandler(build: () => McpServer, port: number): void {
       else response.destroy();
     }
   });
+  // While a CPU-bound handler blocks the event loop, Node runs its overdue timers before it reads
+  // sockets, so the default 5 s keep-alive timer can close a socket whose next request is already
+  // in flight (the client sees ECONNRESET). A long keep-alive keeps the benchmark about the SDK's
+  // latency rather than that race; the load client's agent closes idle sockets before it.
+  http.keepAliveTimeout = 60_000;
   http.listen(port, '127.0.0.1');
 }

@@ -1,4 +1,5 @@
 /** Every scenario, in the order a full run performs them (on-demand ones only when named). */
+import { blockingThroughput } from './blocking-throughput.js';
 import { cheapThroughput } from './cheap-throughput.js';
 import { coTenants } from './co-tenants.js';
 import { cpuThroughput } from './cpu-throughput.js';
@@ -13,6 +14,7 @@ export const SCENARIOS: readonly Scenario[] = [
   responsiveness,
   cpuThroughput,
   dispatchOverhead,
+  blockingThroughput,
   cheapThroughput,
   modernHttp,
   timeouts,

@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import type { TransportName } from '../load/wire.js';
 
-export type ServerId = 'weft' | 'sdk' | 'sdk-piscina' | 'fastmcp' | 'floor' | 'sdk-v2';
+export type ServerId = 'weft' | 'sdk' | 'sdk-piscina' | 'fastmcp' | 'floor' | 'sdk-v2' | 'bare-piscina';
 
 export interface ServerSpec {
   id: ServerId;
@@ -81,5 +81,22 @@ export const SDK_V2_SERVER: ServerSpec = {
   command: peer('sdk-v2-server.js'),
 };
 
+/**
+ * Not a server at all: a bare Piscina pool driven in process (servers/bare-piscina-floor.ts), run by
+ * blocking-throughput beside the pooled servers as the limit of handing trivial tasks to Piscina on
+ * this machine, with no MCP around them. Started by load/bare-piscina-driver.ts, not as a server.
+ */
+export const BARE_PISCINA: ServerSpec = {
+  id: 'bare-piscina',
+  label: 'bare Piscina (no MCP)',
+  hasPool: true,
+  command: () => ({ script: dist('./bare-piscina-floor.js'), args: [] }),
+};
+
 /** Every server a report may name, in the order of its columns. */
-export const REPORTED_SERVERS: readonly ServerSpec[] = [...SERVERS, SDK_V2_SERVER, FLOOR_SERVER];
+export const REPORTED_SERVERS: readonly ServerSpec[] = [
+  ...SERVERS,
+  SDK_V2_SERVER,
+  FLOOR_SERVER,
+  BARE_PISCINA,
+];

@@ -47,6 +47,11 @@ export function setServerNodeFlags(flags: string[]): void {
   nodeFlags = flags;
 }
 
+/** The flags set by `setServerNodeFlags`, for processes started outside `startServer`. */
+export function serverNodeFlags(): readonly string[] {
+  return nodeFlags;
+}
+
 export async function startServer(
   spec: ServerSpec,
   transport: TransportName,

@@ -3,8 +3,9 @@
  * process for `isolation: 'process'`) and returns its Outcome.
  *
  * Inline and blocking tools share one admission control, so `concurrency` and the bounded queue
- * mean the same thing for both. Two caps apply to every call whatever runs it: how many calls may
- * be in flight at once (`maxCallsInFlight`) and how large a result may be (`maxResultBytes`).
+ * mean the same thing for both. One cap applies to every call whatever runs it: how many calls may
+ * be in flight at once (`maxCallsInFlight`). How large a result may be (`maxResultBytes`) is
+ * checked where the result is encoded (router/tool-methods), on the text that is sent.
  */
 import type {
   RegisteredBlockingTool,
@@ -17,7 +18,6 @@ import { InlineExecutor } from './inline-executor.js';
 import type { Outcome } from './outcome.js';
 import { PoolExecutor } from './pool-executor.js';
 import { ProcessExecutor } from './process-executor.js';
-import { limitResult } from './result-limit.js';
 
 export interface EngineOptions {
   /** Worker threads for blocking tools (default: the machine's available parallelism). */
@@ -28,8 +28,6 @@ export interface EngineOptions {
   graceMs: number;
   /** Nice increment of pool threads, so the main thread wins the CPU when it has work. */
   niceIncrement: number;
-  /** Largest result a call may return, as JSON text; larger ones become tool errors. 0 = no cap. */
-  maxResultBytes?: number;
   /**
    * Tool calls running or waiting at once, inline ones included; past it a call is refused as
    * overloaded. Inline calls wait in no queue, so without this cap a client could park any number
@@ -44,7 +42,6 @@ export class Engine {
   readonly #inline: InlineExecutor;
   readonly #pool: PoolExecutor;
   readonly #processes: ProcessExecutor;
-  readonly #maxResultBytes: number;
   readonly #maxCallsInFlight: number;
   #callsInFlight = 0;
 
@@ -54,7 +51,6 @@ export class Engine {
     this.#pool = new PoolExecutor(this.#admission, options);
     // Process-isolated tools share the thread slots: both stand for a core's worth of work.
     this.#processes = new ProcessExecutor(this.#admission, options);
-    this.#maxResultBytes = options.maxResultBytes ?? 0;
     this.#maxCallsInFlight = options.maxCallsInFlight ?? 0;
   }
 
@@ -66,9 +62,7 @@ export class Engine {
       });
     }
     this.#callsInFlight++;
-    const cap = this.#maxResultBytes;
-    const outcome = this.#dispatch(call).finally(() => this.#callsInFlight--);
-    return cap > 0 ? outcome.then((decided) => limitResult(call.tool.name, decided, cap)) : outcome;
+    return this.#dispatch(call).finally(() => this.#callsInFlight--);
   }
 
   #dispatch(call: EngineCall): Promise<Outcome> {

@@ -116,7 +116,7 @@ export class PoolExecutor {
         if (sink) this.#sinks.remove(sink);
         callOver?.abort(outcome.kind);
       },
-      start: (release, decision) => {
+      start: (release, decision, waited) => {
         const pool = this.#poolOf(call.tool);
         const slot = pool.flags.lease();
         const message: PoolTask = {
@@ -181,7 +181,13 @@ export class PoolExecutor {
         };
         // A call abandoned before its post is still posted: Piscina refuses a task whose signal
         // has aborted, at once and without touching a thread, and onFailure sees it terminated.
-        this.#postSoon(() => pool.piscina.run(message, { signal: abort }).then(onResult, onFailure));
+        const post = () => pool.piscina.run(message, { signal: abort }).then(onResult, onFailure);
+        // A call that waited for its slot is granted it while the previous call's result is being
+        // handled, and that call's thread has just gone idle: it is posted now. Deferring it to the
+        // end of the turn left the thread idle through the rest of the turn, which under pipelined
+        // load holds every request read in it (see #postSoon for the calls that did not wait).
+        if (waited) post();
+        else this.#postSoon(post);
         return {
           abandon: (reason) => {
             Atomics.store(task.flag, FLAG_SLOTS.reason, abandonCode(reason));

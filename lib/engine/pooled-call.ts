@@ -8,7 +8,7 @@
  * executors cannot drift apart on it.
  */
 import type { AbandonReason } from './abandon-reason.js';
-import { type Admission, OverloadedError, type Release } from './admission.js';
+import { type Admission, OverloadedError, type QueuedWait, type Release } from './admission.js';
 import type { CancelReason } from './cancellation.js';
 import type { EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
@@ -27,8 +27,12 @@ export interface StartedWork {
 }
 
 export interface PooledCallHooks {
-  /** Starts the work in the slot it was given; the executor gives the slot back when it is free. */
-  start(release: Release, decision: CallDecision): StartedWork;
+  /**
+   * Starts the work in the slot it was given; the executor gives the slot back when it is free.
+   * `waited` says the call queued for the slot: it starts inside the release of the call before it,
+   * which is the moment that call's thread fell idle.
+   */
+  start(release: Release, decision: CallDecision, waited: boolean): StartedWork;
   /** Runs once, as the outcome is decided, whatever decided it. */
   onDecided?(outcome: Outcome): void;
   /** True when the executor is closing: a slot granted now is handed back and the call cancelled. */
@@ -55,8 +59,8 @@ class PooledCall implements CallDecision {
   readonly #hooks: PooledCallHooks;
   readonly #resolve: (outcome: Outcome) => void;
   #work: StartedWork | undefined;
-  /** Made only when the call has to queue for a slot. */
-  #stopWaiting: AbortController | undefined;
+  /** Set while the call waits in the queue for a slot. */
+  #waiting: QueuedWait | undefined;
   #deadlineTimer: NodeJS.Timeout | undefined;
   readonly #onCancel = (reason: CancelReason) => this.#abandon(reason);
 
@@ -76,7 +80,7 @@ class PooledCall implements CallDecision {
     }
     // The common case, a free slot, starts at once: no promise hop, no AbortController.
     const free = this.#admission.tryAcquire(call.tool, true);
-    if (free) this.#start(free);
+    if (free) this.#start(free, false);
     else this.#queue();
     // The deadline and the cancel listener are armed once the work has started or queued. Nothing
     // can decide the call in between: all of this runs in one synchronous turn.
@@ -102,31 +106,26 @@ class PooledCall implements CallDecision {
         : { kind: 'cancelled', reason },
     );
     if (this.#work) this.#work.abandon(reason);
-    else this.#stopWaiting?.abort(reason);
+    else this.#waiting?.withdraw();
   }
 
-  #start(release: Release): void {
+  #start(release: Release, waited: boolean): void {
     if (this.#hooks.isClosed?.()) {
       release();
       this.decide({ kind: 'cancelled', reason: 'shutdown' });
       return;
     }
-    this.#work = this.#hooks.start(release, this);
+    this.#work = this.#hooks.start(release, this, waited);
   }
 
   #queue(): void {
-    const stopWaiting = new AbortController();
-    this.#stopWaiting = stopWaiting;
-    this.#admission.acquire(this.#call.tool, true, stopWaiting.signal).then(
-      (release) => {
-        if (this.decided) release();
-        else this.#start(release);
-      },
-      (error: unknown) => {
-        if (error instanceof OverloadedError) this.decide({ kind: 'overloaded', reason: error.message });
-        // Otherwise the call was abandoned while it waited; its outcome is already decided.
-      },
-    );
+    const wait = this.#admission.enqueue(this.#call.tool, true, (release) => {
+      this.#waiting = undefined;
+      if (this.decided) release();
+      else this.#start(release, true);
+    });
+    if (wait instanceof OverloadedError) this.decide({ kind: 'overloaded', reason: wait.message });
+    else this.#waiting = wait;
   }
 }
 

@@ -8,6 +8,7 @@
  * its user or its model.
  */
 import { type JsonRpcResponse, notification, type RequestId } from '../protocol/json-rpc.js';
+import { encodeJson } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import type { MessageSink } from './session.js';
 
@@ -31,6 +32,16 @@ export class ClientRequestTable {
     via: MessageSink,
   ): Promise<unknown> {
     if (signal?.aborted) return Promise.reject(signal.reason);
+    // Checked before anything is pending: a request the transport cannot encode would be dropped
+    // there, and its caller would wait for an answer that can never come.
+    const json = params === undefined ? undefined : encodeJson(params);
+    if (json !== undefined && !json.ok) {
+      return Promise.reject(
+        ProtocolError.invalidParams(
+          `Cannot send ${method}: its params cannot be sent as JSON: ${json.problem}`,
+        ),
+      );
+    }
     const id = `weft-${++this.#nextId}`;
     return new Promise((resolve, reject) => {
       const onAbort = () => {

@@ -114,10 +114,6 @@ export class ListenStreams {
     this.#options = options;
   }
 
-  get size(): number {
-    return this.#streams.size;
-  }
-
   addTo(router: Router): void {
     router.method(LISTEN_METHOD, (ctx) => this.#listen(ctx));
   }
@@ -138,8 +134,10 @@ export class ListenStreams {
     for (const cancellation of [...this.#streams.values()]) cancellation.cancel('shutdown');
   }
 
-  #listen({ session, request, params, sink }: MethodContext): Promise<unknown> {
+  #listen({ session, request, params, sink }: MethodContext): Promise<unknown> | typeof NO_RESPONSE {
     const granted = this.#grant(readFilter(params.notifications));
+    // A connection already gone could never end the stream (its close has run): nothing to open.
+    if (session.closed) return NO_RESPONSE;
     const stream = new ListenStream(request.id, granted, new Set(granted.resourceSubscriptions), sink);
     const cancellation = session.begin(request.id);
     sink.send(

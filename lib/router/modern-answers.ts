@@ -16,6 +16,7 @@ import {
   RESULT_TASK,
 } from '../protocol/eras.js';
 import { ErrorCode } from '../protocol/error-codes.js';
+import { EncodedResult, encodeJson, type JsonText } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { type CacheOptions, resolveCacheHint } from './cache-hints.js';
 import { InputRequiredAnswer } from './mrtr-rounds.js';
@@ -28,8 +29,12 @@ export class ModernAnswers {
   /** Resolved once: the same hint on every page and every call of a method. */
   readonly #hints = new Map<string, { ttlMs: number; cacheScope: string }>();
 
+  /** The JSON text that opens every spliced result: `{"resultType":"complete","_meta":{...}`. */
+  readonly #prefix: string;
+
   constructor(identity: ServerIdentity, cache: CacheOptions | undefined) {
     this.#meta = Object.freeze({ [META.serverInfo]: identity.serverInfo });
+    this.#prefix = `{"resultType":${JSON.stringify(RESULT_COMPLETE)},"_meta":${JSON.stringify(this.#meta)}`;
     for (const [method, rule] of MODERN_METHODS) {
       if (rule.cacheable) this.#hints.set(method, resolveCacheHint(cache, method as CacheableMethod));
     }
@@ -66,6 +71,30 @@ export class ModernAnswers {
     result._meta =
       typeof ownMeta === 'object' && ownMeta !== null ? Object.assign({}, ownMeta, this.#meta) : this.#meta;
     return result;
+  }
+
+  /**
+   * The modern result with its JSON text. A result tools/call already encoded (the common case,
+   * on the hot path) gets the modern fields spliced in front of its text rather than being
+   * stringified a second time; one with its own `_meta` or `resultType` is encoded whole.
+   */
+  encoded(method: string, value: unknown): { result: unknown; json: JsonText } {
+    if (!(value instanceof EncodedResult)) {
+      const result = this.result(method, value);
+      return { result, json: encodeJson(result) };
+    }
+    const body = value.value as Record<string, unknown> | null;
+    const result = this.result(method, body);
+    const spliceable =
+      typeof body === 'object' &&
+      body !== null &&
+      !('_meta' in body) &&
+      !('resultType' in body) &&
+      !this.#hints.has(method) &&
+      value.text.startsWith('{');
+    if (!spliceable) return { result, json: encodeJson(result) };
+    const rest = value.text.slice(1);
+    return { result, json: { ok: true, text: `${this.#prefix}${rest === '}' ? '}' : `,${rest}`}` } };
   }
 
   error(error: ProtocolError): ProtocolError {

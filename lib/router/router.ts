@@ -10,6 +10,10 @@
  * other exception is a bug: the client gets a plain -32603 and the detail goes to the server log.
  * Nothing here blocks: slow work is the engine's, and a method handler that returns a promise is
  * answered when it settles.
+ *
+ * Every result is encoded here, once, before it is sent: a result that cannot be sent as JSON is a
+ * -32603 under its id (detail in the log) instead of a throw inside a transport and a lost call.
+ * tools/call hands over results it already encoded, having turned such failures into tool errors.
  */
 
 import {
@@ -27,8 +31,8 @@ import {
   type JsonRpcMessage,
   type JsonRpcRequest,
   type JsonRpcResponse,
-  success,
 } from '../protocol/json-rpc.js';
+import { EncodedResult, encodedSuccess, encodeJson, type JsonText } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { allowsBatches } from '../protocol/versions.js';
 import type { CacheOptions } from './cache-hints.js';
@@ -49,12 +53,16 @@ export interface RouterOptions {
 
 /** How one request's answer is written: as is (legacy, internal calls) or in the modern shape. */
 interface Answering {
-  success(request: JsonRpcRequest, value: unknown): JsonRpcResponse;
+  /** The result as it goes out, with its JSON text or why it has none. */
+  result(method: string, value: unknown): { result: unknown; json: JsonText };
   failure(request: JsonRpcRequest, error: ProtocolError): JsonRpcResponse;
 }
 
 const AS_IS: Answering = {
-  success: (request, value) => success(request.id, value),
+  result: (_method, value) =>
+    value instanceof EncodedResult
+      ? { result: value.value, json: { ok: true, text: value.text } }
+      : { result: value, json: encodeJson(value) },
   failure: (request, error) => failure(request.id, error),
 };
 
@@ -86,7 +94,7 @@ export class Router {
     this.#identity = options.identity;
     const answers = new ModernAnswers(options.identity, options.cache);
     this.#modern = {
-      success: (request, value) => success(request.id, answers.result(request.method, value)),
+      result: (method, value) => answers.encoded(method, value),
       failure: (request, error) => failure(request.id, answers.error(error)),
     };
   }
@@ -234,14 +242,31 @@ export class Router {
     }
     if (result instanceof Promise) {
       return result.then(
-        (value) => {
-          if (value !== NO_RESPONSE) sink.send(answering.success(request, value));
-        },
+        (value) => this.#answer(request, value, sink, answering),
         (error) => sink.send(this.#errorResponse(request, error, answering)),
       );
     }
-    if (result !== NO_RESPONSE) sink.send(answering.success(request, result));
+    this.#answer(request, result, sink, answering);
     return undefined;
+  }
+
+  #answer(request: JsonRpcRequest, value: unknown, sink: MessageSink, answering: Answering): void {
+    if (value === NO_RESPONSE) return;
+    const { result, json } = answering.result(request.method, value);
+    if (json.ok) {
+      sink.send(encodedSuccess(request.id, result, json.text));
+      return;
+    }
+    this.#logError(`weft: the result of ${request.method} cannot be sent as JSON: ${json.problem}`);
+    sink.send(
+      answering.failure(
+        request,
+        new ProtocolError(
+          ErrorCode.InternalError,
+          'Internal error: the server could not encode its result (details are in the server log)',
+        ),
+      ),
+    );
   }
 
   #errorResponse(request: JsonRpcRequest, error: unknown, answering: Answering): JsonRpcResponse {

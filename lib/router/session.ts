@@ -3,7 +3,10 @@
  * it asked for, and which of its requests are still running (so they can be cancelled, and so a
  * duplicate id is refused instead of two answers going out under one id).
  *
- * A transport opens a session per connection (stdio, a WebSocket) or per Mcp-Session-Id (HTTP).
+ * A transport opens a session per connection (stdio, a WebSocket), per Mcp-Session-Id (legacy
+ * HTTP) or per request (modern HTTP). What it negotiated belongs to the legacy era alone: a
+ * 2026-07-28 request brings its own version, capabilities and log level (RequestScope) and leaves
+ * nothing here but its in-flight id, for cancels and duplicate checks.
  */
 import { Cancellation, type CancelReason } from '../engine/cancellation.js';
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../protocol/json-rpc.js';

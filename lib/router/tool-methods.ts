@@ -5,6 +5,8 @@
  * against the schema compiled at registration, it runs on the engine, and its outcome is mapped to
  * the wire: results and tool errors as CallToolResults, a cancelled call as no response at all, a
  * dead worker as -32603 (details in the server log), a full queue as an immediate "overloaded".
+ * A successful result is checked and encoded here, once: one that is not a valid CallToolResult or
+ * cannot be sent as JSON becomes an `isError` result under the same id, never a lost call.
  * A handler's questions to the client take rounds in a modern request (mrtr-rounds.ts).
  */
 
@@ -14,10 +16,19 @@ import type { CallEvents, CallPeer } from '../engine/engine-call.js';
 import type { Outcome } from '../engine/outcome.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { notification } from '../protocol/json-rpc.js';
+import { EncodedResult, encodeJson } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { isInputRequiredReturn } from '../tools/client-questions.js';
+import type { CallToolResult } from '../tools/content.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
-import { invalidArguments, shapeSuccess, timeoutResult, toolFailure } from '../tools/result-shaping.js';
+import {
+  invalidArguments,
+  shapeSuccess,
+  timeoutResult,
+  tooLarge,
+  toolFailure,
+  unsendable,
+} from '../tools/result-shaping.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { decodeCursor, encodeCursor, firstAfter } from './cursor.js';
 import { type MethodContext, NO_RESPONSE } from './method-table.js';
@@ -32,6 +43,8 @@ export interface ToolMethodOptions {
   engine: Engine;
   /** The server-wide deadline (0 = none); tools may only tighten it. */
   timeoutMs: number;
+  /** Largest result, as the JSON text that is sent; a larger one becomes a tool error. 0 = no cap. */
+  maxResultBytes: number;
   pageSize: number;
   /** True once the server has begun to shut down: new calls are refused. */
   isClosing: () => boolean;
@@ -157,7 +170,7 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
             inputs = { answers, state: outcome.value.state };
           } catch (error) {
             if (cancellation.reason !== undefined)
-              return toWire(tool, { kind: 'cancelled', reason: cancellation.reason });
+              return toWire(tool, { kind: 'cancelled', reason: cancellation.reason }, options.maxResultBytes);
             return toolFailure(tool, (error as Error)?.message ?? String(error));
           }
           continue;
@@ -165,7 +178,7 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
         if (outcome.kind === 'tool-error' && outcome.missingCapability !== undefined && round) {
           throw missingCapabilityError(outcome.missingCapability, outcome.message);
         }
-        return toWire(tool, outcome);
+        return toWire(tool, outcome, options.maxResultBytes);
       }
     } finally {
       session.end(request.id);
@@ -191,10 +204,10 @@ function callEvents({ scope, params, sink }: MethodContext, tool: RegisteredTool
   return events;
 }
 
-function toWire(tool: RegisteredTool, outcome: Outcome): unknown {
+function toWire(tool: RegisteredTool, outcome: Outcome, maxResultBytes: number): unknown {
   switch (outcome.kind) {
     case 'ok':
-      return shapeSuccess(tool, outcome.value);
+      return sendableSuccess(tool, outcome.value, maxResultBytes);
     case 'tool-error':
       return toolFailure(tool, outcome.message);
     case 'timeout':
@@ -217,5 +230,39 @@ function toWire(tool: RegisteredTool, outcome: Outcome): unknown {
     case 'input-required':
       // Only a call run with inputs asks in rounds, and only a modern request runs one that way.
       throw new Error(`Tool "${tool.name}" asked for input in a request that cannot take rounds`);
+  }
+}
+
+/**
+ * The handler's value as a checked CallToolResult with its JSON text, so the router sends it without
+ * encoding it again, and the size cap is measured on that same text (no second stringify). Reading
+ * the value may run tool code (getters, `toJSON`, a Proxy), which may throw: that too is the tool's
+ * failure, answered as one.
+ */
+function sendableSuccess(
+  tool: RegisteredTool,
+  value: unknown,
+  maxResultBytes: number,
+): EncodedResult | CallToolResult {
+  let result: CallToolResult;
+  try {
+    result = shapeSuccess(tool, value);
+  } catch (error) {
+    return unsendable(tool, `reading it threw: ${thrownMessage(error)}`);
+  }
+  const json = encodeJson(result);
+  if (!json.ok) return unsendable(tool, json.problem);
+  // UTF-16 code units: a close, cheap bound on the bytes (exact for ASCII, which JSON mostly is).
+  if (maxResultBytes > 0 && json.text.length > maxResultBytes)
+    return tooLarge(tool, json.text.length, maxResultBytes);
+  return new EncodedResult(result, json.text);
+}
+
+/** What a throw says, even when the thrown value is itself hostile (a throwing toString). */
+function thrownMessage(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'a value that cannot be described';
   }
 }

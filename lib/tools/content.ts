@@ -56,15 +56,3 @@ export function textResult(text: string, isError = false): CallToolResult {
     ? { content: [{ type: 'text', text }], isError: true }
     : { content: [{ type: 'text', text }] };
 }
-
-/** True for a value that already has the shape of a CallToolResult (a `content` array). */
-export function isCallToolResult(value: unknown): value is CallToolResult {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    Array.isArray((value as { content?: unknown }).content) &&
-    (value as CallToolResult).content.every(
-      (block) => typeof block === 'object' && block !== null && typeof block.type === 'string',
-    )
-  );
-}

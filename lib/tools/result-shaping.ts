@@ -4,12 +4,20 @@
  *
  * With an outputSchema, a successful result must carry conforming structuredContent; a handler that
  * breaks its own schema gets a tool error naming the mismatch rather than a silently wrong answer.
+ * A value with a `content` member is taken as a CallToolResult and must have its shape
+ * (result-check.ts); any other value is data, sent as JSON text.
  */
-import { type CallToolResult, isCallToolResult, textResult } from './content.js';
+import { encodeJson } from '../protocol/message-encoding.js';
+import type { CallToolResult } from './content.js';
+import { textResult } from './content.js';
 import type { RegisteredTool } from './registered-tool.js';
+import { callToolResultProblem, looksLikeCallToolResult } from './result-check.js';
 
 export function shapeSuccess(tool: RegisteredTool, value: unknown): CallToolResult {
-  if (isCallToolResult(value)) {
+  if (looksLikeCallToolResult(value)) {
+    const problem = callToolResultProblem(value);
+    if (problem)
+      return toolFailure(tool, `Tool "${tool.name}" returned an invalid CallToolResult: ${problem}`);
     if (tool.validateOutput && value.isError !== true) {
       if (value.structuredContent === undefined) {
         return toolFailure(
@@ -20,19 +28,39 @@ export function shapeSuccess(tool: RegisteredTool, value: unknown): CallToolResu
       const problem = tool.validateOutput(value.structuredContent);
       if (problem) return outputMismatch(tool, problem);
     }
-    return value;
+    return value as unknown as CallToolResult;
   }
   if (tool.validateOutput) {
     const problem = tool.validateOutput(value);
     if (problem) return outputMismatch(tool, problem);
+    const json = encodeJson(value);
+    if (!json.ok) return unsendable(tool, json.problem);
     return {
-      content: [{ type: 'text', text: JSON.stringify(value) }],
+      content: [{ type: 'text', text: json.text }],
       structuredContent: value as Record<string, unknown>,
     };
   }
   if (typeof value === 'string') return textResult(value);
   if (value === undefined || value === null) return { content: [] };
-  return textResult(JSON.stringify(value));
+  const json = encodeJson(value);
+  return json.ok ? textResult(json.text) : unsendable(tool, json.problem);
+}
+
+/**
+ * A result past `maxResultBytes`: it would hold the memory and the connection for every other call,
+ * so it is dropped, never truncated silently, and the model is told how to ask for less.
+ */
+export function tooLarge(tool: RegisteredTool, size: number, maxResultBytes: number): CallToolResult {
+  return toolFailure(
+    tool,
+    `Tool "${tool.name}" returned about ${size} bytes, more than this server's limit of ` +
+      `${maxResultBytes} bytes (maxResultBytes); ask for less data, or page through it`,
+  );
+}
+
+/** The result of a handler whose value cannot be turned into JSON (see protocol/message-encoding). */
+export function unsendable(tool: RegisteredTool, problem: string): CallToolResult {
+  return toolFailure(tool, `Tool "${tool.name}" returned a value that cannot be sent as JSON: ${problem}`);
 }
 
 /** The result of a handler that threw: its message, never its stack. */

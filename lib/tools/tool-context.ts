@@ -37,6 +37,8 @@ export interface ToolContext {
    * start once the client answered (already-asked questions then return their answers at once, in
    * order): do expensive work after the questions, or use the explicit form (`inputRequired`).
    * A cancel or the deadline still ends the call while it waits. A call made without a client rejects.
+   * Under `isolation: 'process'` it is present only in a 2026-07-28 request (a process has no live
+   * way to the client).
    */
   elicit?(params: ElicitParams, options?: AskOptions): Promise<ElicitResult>;
   /** Asks the client's model for a completion (`sampling/createMessage`); same rules as `elicit`. */

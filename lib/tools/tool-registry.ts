@@ -9,6 +9,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { encodeJson } from '../protocol/message-encoding.js';
 import { findHandler } from './handler-export.js';
 import { findHeaderParams } from './header-params.js';
 import type { RegisteredTool, ToolDescriptor } from './registered-tool.js';
@@ -135,8 +136,11 @@ export class ToolRegistry {
       if (!validateOutput) fail('structuredFailure needs an outputSchema to describe it');
       for (const kind of ['timeout', 'error'] as const) {
         const value = structuredFailure?.[kind];
-        const problem = value === undefined ? undefined : validateOutput?.(value);
+        if (value === undefined) continue;
+        const problem = validateOutput?.(value);
         if (problem) fail(`structuredFailure.${kind} does not match the outputSchema: ${problem}`);
+        const json = encodeJson(value);
+        if (!json.ok) fail(`structuredFailure.${kind} cannot be sent as JSON: ${json.problem}`);
       }
     }
 
@@ -152,6 +156,9 @@ export class ToolRegistry {
 
     const descriptor = describe(definition);
     if (task !== undefined) descriptor.execution = { taskSupport: task };
+    // What tools/list sends, checked now: otherwise every listing would fail at run time.
+    const listed = encodeJson(descriptor);
+    if (!listed.ok) fail(`its tools/list entry cannot be sent as JSON: ${listed.problem}`);
     const base = {
       name: definition.name,
       definition: definition as unknown as ToolDefinition<never, never>,

@@ -1,13 +1,20 @@
 /**
  * What a transport sees of the server: open a connection with a sink for outgoing messages, feed it
- * parsed JSON values, close it. Transports know nothing of tools or the engine.
+ * parsed JSON values, turn outgoing messages into text, close it. Transports know nothing of tools
+ * or the engine.
  */
+import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 import type { MessageSink, Session } from '../router/session.js';
 
 export interface Connection {
   readonly session: Session;
   /** Handles one parsed JSON value; settles when every request in it has been answered. */
   receive(value: unknown, replyTo?: MessageSink): Promise<void> | undefined;
+  /**
+   * The JSON text of an outgoing message (protocol/message-encoding: never throws; undefined when
+   * nothing of it can be sent, which the server has logged). Every transport writes this, and only this.
+   */
+  encode(message: JsonRpcMessage | JsonRpcMessage[]): string | undefined;
   /** The peer is gone: its in-flight calls are cancelled (blocking work stops). */
   close(): void;
 }

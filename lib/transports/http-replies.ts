@@ -19,13 +19,14 @@ export function acceptOf(request: IncomingMessage): { json: boolean; sse: boolea
   };
 }
 
+/** Sends JSON text already encoded (messages are encoded by the connection, message-encoding.ts). */
 export function sendJson(
   response: ServerResponse,
   status: number,
-  body: unknown,
+  text: string,
   headers: Record<string, string> = {},
 ) {
-  response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+  response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(text);
 }
 
 export function reply(
@@ -35,5 +36,6 @@ export function reply(
   message: string,
   headers: Record<string, string> = {},
 ): void {
-  sendJson(response, status, { jsonrpc: '2.0', id: null, error: { code, message } }, headers);
+  // Only a number and a string: this stringify cannot throw.
+  sendJson(response, status, JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }), headers);
 }

@@ -42,7 +42,8 @@ export class HttpSession {
 
   send(streamId: string, message: JsonRpcMessage | JsonRpcMessage[]): void {
     if (this.#closed) return;
-    const data = JSON.stringify(message);
+    const data = this.connection.encode(message);
+    if (data === undefined) return;
     const eventId = this.store.append(streamId, data);
     const writer = this.#writers.get(streamId);
     if (writer && !writer.ended) writer.event(eventId, data);

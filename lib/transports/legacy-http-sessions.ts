@@ -156,13 +156,18 @@ export class LegacyHttpSessions {
     }
     const onlyResponses = buffered.every(isAnswer);
     if (pending === undefined && (onlyResponses || !acceptsSse)) {
-      return sendJson(response, 200, buffered.find(isAnswer) ?? {}, headers);
+      const answer = buffered.find(isAnswer);
+      return sendJson(response, 200, (answer && session.connection.encode(answer)) ?? '{}', headers);
     }
     if (!acceptsSse) {
       await pending;
       const answer = buffered.filter(isAnswer);
-      if (answer.length === 0) return void response.writeHead(202, headers).end();
-      return sendJson(response, 200, answer.length === 1 ? answer[0] : answer.flat(), headers);
+      const text =
+        answer.length === 0
+          ? undefined
+          : session.connection.encode(answer.length === 1 ? answer[0]! : answer.flat());
+      if (text === undefined) return void response.writeHead(202, headers).end();
+      return sendJson(response, 200, text, headers);
     }
     const id = session.store.openStream();
     const writer = new SseWriter(response);

@@ -134,12 +134,18 @@ export class ModernHttpRequests {
         if (exchange.stream) this.#write(exchange, message);
         else buffered.push(message);
       },
+      // A listen stream holds its (coalesced) notifications back while this is large, well before
+      // #write would cut the stream for falling maxStreamBacklogBytes behind.
+      backlogBytes: () => exchange.stream?.backlogBytes ?? 0,
     };
     const exchange: Exchange = { connection: this.#connect(sink), stream: undefined, over: false };
     this.#exchanges.add(exchange);
     // Closed by the client before the answer is complete (or the socket died): that is a cancel.
     response.once('close', () => this.#end(exchange));
+    // Gone while its body was being read: the close came before anyone listened for it.
+    if (response.socket === null || response.socket.destroyed) this.#end(exchange);
     try {
+      if (exchange.over) return;
       let pending = exchange.connection.receive(body, sink);
       // Most requests are answered within a turn of the event loop (a list, an inline echo): wait
       // that long, so they get a plain JSON answer instead of the cost of a stream.
@@ -153,11 +159,11 @@ export class ModernHttpRequests {
       }
       if (exchange.over) return;
       if (pending === undefined && (buffered.every(isResponse) || !acceptsSse)) {
-        return answerJson(response, buffered.find(isResponse));
+        return answerJson(response, exchange.connection, buffered.find(isResponse));
       }
       if (!acceptsSse) {
         await pending;
-        if (!exchange.over) answerJson(response, buffered.find(isResponse));
+        if (!exchange.over) answerJson(response, exchange.connection, buffered.find(isResponse));
         return;
       }
       const stream = new SseWriter(response);
@@ -172,7 +178,9 @@ export class ModernHttpRequests {
 
   #write(exchange: Exchange, message: JsonRpcMessage): void {
     const stream = exchange.stream!;
-    stream.message(JSON.stringify(message));
+    const text = exchange.connection.encode(message);
+    if (text === undefined) return;
+    stream.message(text);
     if (stream.backlogBytes > this.#options.maxStreamBacklogBytes) this.#end(exchange);
   }
 
@@ -192,19 +200,26 @@ function refuse(
   error: ProtocolError,
   fromEnvelope = false,
 ): void {
-  sendJson(response, httpStatusFor('modern', error.code, fromEnvelope), failure(id, error));
+  // An id, a code, a message and the data of weft's own errors (strings and arrays of them).
+  const text = JSON.stringify(failure(id, error));
+  sendJson(response, httpStatusFor('modern', error.code, fromEnvelope), text);
 }
 
-function answerJson(response: ServerResponse, answer: JsonRpcResponse | undefined): void {
-  if (answer === undefined) {
-    // Every request is answered or cancelled; reaching this is a bug in a method, not the client's.
+function answerJson(
+  response: ServerResponse,
+  connection: Connection,
+  answer: JsonRpcResponse | undefined,
+): void {
+  // Every request is answered or cancelled; reaching this is a bug in a method, not the client's.
+  const text = answer === undefined ? undefined : connection.encode(answer);
+  if (answer === undefined || text === undefined) {
     const error = new ProtocolError(
       ErrorCode.InternalError,
       'The server produced no answer for this request',
     );
-    sendJson(response, 500, failure(null, error));
+    sendJson(response, 500, JSON.stringify(failure(null, error)));
     return;
   }
   const status = 'error' in answer ? httpStatusFor('modern', answer.error.code) : 200;
-  sendJson(response, status, answer);
+  sendJson(response, status, text);
 }

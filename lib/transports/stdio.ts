@@ -8,7 +8,7 @@
  * read from (backpressure), so memory stays bounded; a client that is gone ends the connection.
  */
 import type { Readable, Writable } from 'node:stream';
-import { failure, parseError } from '../protocol/json-rpc.js';
+import { failure, type JsonRpcMessage, parseError } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import type { Connect, Connection } from './connection.js';
 import { type LineEvent, LineSplitter } from './line-splitter.js';
@@ -43,7 +43,7 @@ export class StdioTransport {
     this.#maxMessageBytes = options.maxMessageBytes;
     this.#splitter = new LineSplitter(options.maxMessageBytes);
     this.#connection = connect({
-      send: (message) => this.#enqueue(JSON.stringify(message)),
+      send: (message) => this.#send(message),
       backlogBytes: () => this.#outboxChars + this.#output.writableLength,
     });
     this.ended = new Promise<void>((resolve) => {
@@ -85,13 +85,11 @@ export class StdioTransport {
 
   #onLine(event: LineEvent): void {
     if (event.kind === 'too-large') {
-      this.#enqueue(
-        JSON.stringify(
-          failure(
-            null,
-            ProtocolError.invalidRequest(
-              `Message of ${event.bytes} bytes exceeds the ${this.#maxMessageBytes}-byte limit (maxMessageBytes)`,
-            ),
+      this.#send(
+        failure(
+          null,
+          ProtocolError.invalidRequest(
+            `Message of ${event.bytes} bytes exceeds the ${this.#maxMessageBytes}-byte limit (maxMessageBytes)`,
           ),
         ),
       );
@@ -101,10 +99,15 @@ export class StdioTransport {
     try {
       value = JSON.parse(event.text);
     } catch (error) {
-      this.#enqueue(JSON.stringify(parseError((error as Error).message)));
+      this.#send(parseError((error as Error).message));
       return;
     }
     this.#connection.receive(value);
+  }
+
+  #send(message: JsonRpcMessage | JsonRpcMessage[]): void {
+    const text = this.#connection.encode(message);
+    if (text !== undefined) this.#enqueue(text);
   }
 
   #enqueue(text: string): void {

@@ -134,7 +134,9 @@ export class WebSocketTransport {
     const connection = this.#connect({
       send: (message) => {
         if (socket.readyState !== socket.OPEN) return;
-        socket.send(JSON.stringify(message), resumeWhenDrained);
+        const text = connection.encode(message);
+        if (text === undefined) return;
+        socket.send(text, resumeWhenDrained);
         if (!paused && socket.bufferedAmount > this.#options.maxBufferedBytes) {
           paused = true;
           socket.pause();
@@ -144,18 +146,15 @@ export class WebSocketTransport {
     });
     socket.on('message', (data: RawData, isBinary: boolean) => {
       if (isBinary) {
-        socket.send(
-          JSON.stringify(
-            failure(null, ProtocolError.invalidRequest('Send JSON-RPC messages as text frames')),
-          ),
-        );
+        const refusal = failure(null, ProtocolError.invalidRequest('Send JSON-RPC messages as text frames'));
+        socket.send(connection.encode(refusal) ?? '');
         return;
       }
       let value: unknown;
       try {
         value = JSON.parse(data.toString());
       } catch (error) {
-        socket.send(JSON.stringify(parseError((error as Error).message)));
+        socket.send(connection.encode(parseError((error as Error).message)) ?? '');
         return;
       }
       connection.receive(value);

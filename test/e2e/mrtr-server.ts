@@ -37,6 +37,17 @@ server.tool({
   handler: () => JSON.stringify(server.stats),
 });
 
+server.resource({
+  uri: 'mrtr://roots',
+  name: 'roots',
+  description: "The client's roots, one per line: a resource reader that asks the client",
+  read: async (_uri, ctx) => {
+    if (!ctx.roots) throw new Error('no client to ask');
+    const { roots } = await ctx.roots();
+    return roots.map((root) => root.uri).join('\n');
+  },
+});
+
 await server.listen({
   stdio: values.stdio,
   ...(values.http === undefined ? {} : { http: { port: Number(values.http), host: '127.0.0.1' } }),

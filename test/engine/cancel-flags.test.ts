@@ -45,7 +45,10 @@ describe('cancel flag slots in a real pool', () => {
   it('a reason stored in the slot stops a cooperative handler', async () => {
     const slot = flags.lease();
     const running: Promise<PoolTaskResult> = pool.run(task('cooperative', { ms: 60_000 }, slot));
-    await sleep(200);
+    // Until the handler has started: a thread that imports its module on a loaded machine (load
+    // average 10 on 2 cores) can take longer than any fixed sleep short enough for a unit test.
+    const until = Date.now() + 10_000;
+    while (Atomics.load(flags.flag(slot), FLAG_SLOTS.watching) === 0 && Date.now() < until) await sleep(10);
     assert.equal(
       Atomics.load(flags.flag(slot), FLAG_SLOTS.watching),
       1,

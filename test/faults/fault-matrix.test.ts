@@ -156,7 +156,7 @@ describe('fault matrix over stdio', () => {
   test('a returned function cannot be cloned: a tool error, not a dead worker', async () => {
     const answer = await amid(() => client.call('returns_function'));
     assert.ok(isToolError(answer));
-    assert.match(textOf(answer), /cannot be sent to the client/);
+    assert.match(textOf(answer), /cannot be sent as JSON/);
   });
 
   test('a result over maxResultBytes becomes a tool error naming the limit', async () => {

@@ -4,15 +4,27 @@
  * with no usable id is answered with `id: null`, nothing crashes and no prototype is polluted.
  *
  * fast-check throws random JSON, well-formed MCP requests and mutations of them at one in-process
- * server (the demo's tools, blocking ones included). The expected answers are computed from the
- * JSON-RPC rules themselves (`expectedAnswer` below), not from the router's code.
+ * server (the demo's tools, blocking ones included, and tools that return random unsendable or
+ * invalid results, unsendable-values.ts). The expected answers are computed from the JSON-RPC rules
+ * themselves (`expectedAnswer` below), not from the router's code; every tools/call result must
+ * pass the official SDK's own CallToolResult schema. Messages are encoded as a transport encodes
+ * them (`connection.encode`) and parsed back, so what is checked is what would go on the wire.
  */
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import fc from 'fast-check';
 import { addDemoTools } from '../../examples/demo-tools.js';
 import { McpServer } from '../../lib/index.js';
 import type { JsonRpcMessage } from '../../lib/protocol/json-rpc.js';
+import {
+  POISONS,
+  recipeInline,
+  recipeThread,
+  UNSENDABLE_KINDS,
+  unsendableInline,
+  unsendableThread,
+} from './unsendable-values.js';
 
 const RUNS = 40;
 /** A failing run waits out its answers, so shrinking is slow: stop after a minute with what it has. */
@@ -28,7 +40,11 @@ const server = addDemoTools(
     pool: { maxThreads: 2, maxQueue: 64 },
     logError: (message) => logged.push(message),
   }),
-);
+)
+  .tool(recipeInline)
+  .tool(recipeThread)
+  .tool(unsendableInline)
+  .tool(unsendableThread);
 
 after(() => server.close());
 
@@ -79,7 +95,28 @@ const toolCall = fc.record({
   }),
 });
 
+/** A call to a tool that returns a random value with one poison planted in it (or none). */
+const poisonedCall = fc.record({
+  name: fc.constantFrom('recipe_inline', 'recipe_thread'),
+  arguments: fc.record({
+    base: json,
+    poison: fc.constantFrom(...POISONS),
+    shape: fc.constantFrom('data', 'structured', 'block', 'content'),
+    blockType: fc.oneof(
+      fc.constantFrom('text', 'image', 'audio', 'resource_link', 'resource'),
+      fc.string({ maxLength: 6 }),
+    ),
+  }),
+});
+
+const catalogueCall = fc.record({
+  name: fc.constantFrom('unsendable_inline', 'unsendable_thread'),
+  arguments: fc.record({ kind: fc.constantFrom(...UNSENDABLE_KINDS) }),
+});
+
 const request = fc.oneof(
+  { weight: 2, arbitrary: fc.record({ method: fc.constant('tools/call'), params: poisonedCall }) },
+  { weight: 1, arbitrary: fc.record({ method: fc.constant('tools/call'), params: catalogueCall }) },
   fc.record({ method: fc.constant('ping') }),
   fc.record({
     method: fc.constant('tools/list'),
@@ -193,9 +230,13 @@ async function checkRun(plans: Plan[], protocolVersion?: string): Promise<void> 
   const received: JsonRpcMessage[] = [];
   const connection = server.connect({
     send: (message) => {
-      received.push(...(Array.isArray(message) ? message : [message]));
+      const text = connection.encode(message);
+      if (text === undefined) return;
+      const parsed = JSON.parse(text) as JsonRpcMessage | JsonRpcMessage[];
+      received.push(...(Array.isArray(parsed) ? parsed : [parsed]));
     },
   });
+  const toolCalls = new Set<unknown>();
   const sentIds: Array<string | number> = [];
   const expectations = new Map<string | number, Expected>();
   const cancelled = new Set<string | number>();
@@ -213,6 +254,7 @@ async function checkRun(plans: Plan[], protocolVersion?: string): Promise<void> 
   const expect = (value: unknown) => {
     const expected = expectedAnswer(value);
     const id = isPlainObject(value) ? value.id : undefined;
+    if (expected === 'one' && isPlainObject(value) && value.method === 'tools/call') toolCalls.add(id);
     if (expected === 'null-error') nullErrors++;
     else if (expected === 'one' || expected === 'id-error') {
       expectations.set(id as string | number, expected);
@@ -256,6 +298,11 @@ async function checkRun(plans: Plan[], protocolVersion?: string): Promise<void> 
     if (id !== null) assert.ok(expectations.has(id), `answer to an id never requested: ${id}`);
     const code = (answer as { error?: { code: number } }).error?.code;
     assert.notEqual(code, -32603, `internal error: ${JSON.stringify(answer)}`);
+    const result = (answer as { result?: unknown }).result;
+    if (toolCalls.has(id) && result !== undefined) {
+      const checked = CallToolResultSchema.safeParse(result);
+      assert.ok(checked.success, `the SDK would reject the result of ${id}: ${JSON.stringify(result)}`);
+    }
   }
   connection.close();
   assert.deepEqual(logged, [], 'the server logged an unexpected failure');

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { encodeMessage } from '../../lib/protocol/message-encoding.js';
 import { LineSplitter } from '../../lib/transports/line-splitter.js';
 import { StdioTransport } from '../../lib/transports/stdio.js';
 
@@ -96,6 +97,7 @@ test('the stdio transport answers every line once, however the stream is chunked
               sink.send({ jsonrpc: '2.0', id: typeof id === 'string' ? id : null, result: {} } as never);
               return undefined;
             },
+            encode: (message) => encodeMessage(message, () => {}),
             close: () => {},
           }),
           { input, output, maxMessageBytes: LIMIT },

@@ -134,6 +134,15 @@ describe('subscriptions/listen', () => {
     assert.equal(client.received.length, count);
   });
 
+  it('opens nothing on a connection that is already closed', () => {
+    const client = new InProcessClient(server);
+    client.close();
+    const before = server.stats.inFlight;
+    listen(client, 'late', { toolsListChanged: true });
+    assert.equal(server.stats.inFlight, before);
+    assert.deepEqual(client.received, []);
+  });
+
   it('coalesces what a slow reader has not taken, then delivers one notification per kind', async () => {
     let backlog = MAX_BACKLOG_BYTES * 2;
     const received: JsonRpcMessage[] = [];

@@ -311,32 +311,26 @@ describe('logs, progress and capabilities, per request', () => {
     );
   });
 
-  it('never sends a server-to-client request for a modern request: ctx.elicit rejects, inline and blocking', async () => {
+  it('never sends a server-to-client request for a modern request: ctx.elicit asks in a round, inline and blocking', async () => {
     const before = client.received.length;
-    const inline = assertModernResult(
-      await modern(
+    for (const name of ['ask', 'ask_blocking']) {
+      const reply = await modern(
         'tools/call',
-        { name: 'ask', arguments: {} },
+        { name, arguments: {} },
         {
           'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
         },
-      ),
-    );
-    assert.match(
-      JSON.stringify(inline.content),
-      /refused: Cannot send elicitation\/create to the client: a 2026-07-28 request/,
-    );
-    const blocking = assertModernResult(
-      await modern(
-        'tools/call',
-        { name: 'ask_blocking', arguments: {} },
-        {
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
-        },
-      ),
-    );
-    assert.equal(blocking.isError, true);
-    assert.match(JSON.stringify(blocking.content), /allows no requests from the server/);
+      );
+      assert.equal(reply.error, undefined, `expected a result, got ${JSON.stringify(reply.error)}`);
+      const result = reply.result as Record<string, unknown>;
+      assert.equal(result.resultType, 'input_required');
+      const requests = Object.values(result.inputRequests as Record<string, { method: string }>);
+      assert.deepEqual(
+        requests.map(({ method }) => method),
+        ['elicitation/create'],
+      );
+      assert.equal(typeof result.requestState, 'string');
+    }
     const sentRequests = client.received
       .slice(before)
       .filter((message) => 'method' in message && 'id' in message);
@@ -357,6 +351,25 @@ describe('logs, progress and capabilities, per request', () => {
     );
     const again = assertModernResult(await modern('tools/call', { name: 'ask', arguments: {} }));
     assert.match(JSON.stringify(again.content), /did not declare/);
+  });
+
+  it("runs a handler's own ctx.tools().call under the scope of the request that made it", async () => {
+    const declared = assertModernResult(
+      await modern(
+        'tools/call',
+        { name: 'ask_through', arguments: {} },
+        {
+          'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+        },
+      ),
+    );
+    // The inner call saw the outer request's capabilities and era, and got a plain result back.
+    assert.match(
+      JSON.stringify(declared.content),
+      /refused: Cannot send elicitation\/create.*\[resultType: undefined\]/,
+    );
+    const undeclared = assertModernResult(await modern('tools/call', { name: 'ask_through', arguments: {} }));
+    assert.match(JSON.stringify(undeclared.content), /did not declare/);
   });
 
   it('lets a legacy session on the same server still ask its client', async () => {

@@ -57,6 +57,21 @@ export function buildModernServer(options: Partial<McpServerOptions> = {}): McpS
       },
     })
     .tool({
+      name: 'ask_through',
+      description: 'Calls the ask tool through ctx.tools().call and returns its text.',
+      inputSchema: { type: 'object' },
+      handler: async (_args, ctx) => {
+        const inner = await ctx.tools!().call('ask', {});
+        return `${(inner.content[0] as { text: string }).text} [resultType: ${String((inner as { resultType?: unknown }).resultType)}]`;
+      },
+    })
+    .tool({
+      name: 'with_meta',
+      description: 'Returns a CallToolResult that carries _meta of its own.',
+      inputSchema: { type: 'object' },
+      handler: () => ({ content: [{ type: 'text', text: 'meta' }], _meta: { 'com.example/trace': 'abc' } }),
+    })
+    .tool({
       name: 'touch_tools',
       description: 'Adds and removes a tool, so the tool list changes.',
       inputSchema: { type: 'object' },

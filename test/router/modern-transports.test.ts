@@ -57,6 +57,19 @@ describe('stdio: one stream, both eras', () => {
     assert.deepEqual(client.garbage, []);
   });
 
+  it("keeps a result's own _meta beside serverInfo, and leaves the legacy answer without either", async () => {
+    const modernAnswer = await client.request('tools/call', params({ name: 'with_meta', arguments: {} }));
+    assert.deepEqual((modernAnswer.result as { _meta: unknown })._meta, {
+      'com.example/trace': 'abc',
+      'io.modelcontextprotocol/serverInfo': { name: 'weft-modern', version: '1.2.3' },
+    });
+    const legacyAnswer = await client.call('with_meta', {});
+    assert.deepEqual(legacyAnswer.result, {
+      content: [{ type: 'text', text: 'meta' }],
+      _meta: { 'com.example/trace': 'abc' },
+    });
+  });
+
   it('carries a listen stream beside the legacy broadcast, then ends it on notifications/cancelled', async () => {
     const listenId = 'stdio-listen';
     client.send({
@@ -122,7 +135,16 @@ describe('stdio: one stream, both eras', () => {
         { 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } },
       ),
     );
-    assert.match(JSON.stringify(answer.result), /refused: Cannot send elicitation\/create/);
+    // The question travels inside the answer (input_required), never as a request of its own.
+    const result = answer.result as {
+      resultType?: string;
+      inputRequests?: Record<string, { method: string }>;
+    };
+    assert.equal(result.resultType, 'input_required');
+    assert.deepEqual(
+      Object.values(result.inputRequests ?? {}).map(({ method }) => method),
+      ['elicitation/create'],
+    );
     const serverRequests = client.messages.filter((message) => 'method' in message && 'id' in message);
     assert.deepEqual(serverRequests, []);
   });

@@ -11,6 +11,7 @@ export const DEMO_TOOL_NAMES = [
   'hash_chain',
   'primes',
   'regex_search',
+  'regional_echo',
   'spin',
   'wait',
 ] as const;

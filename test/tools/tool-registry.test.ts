@@ -114,6 +114,32 @@ describe('tool registration refuses mistakes with a message that says what to fi
     );
   });
 
+  it('refuses a structuredFailure or a tools/list entry that cannot be sent as JSON', () => {
+    const cyclic: Record<string, unknown> = { ok: false };
+    cyclic.self = cyclic;
+    assert.throws(
+      () =>
+        server().tool({
+          name: 'a',
+          inputSchema: schema,
+          outputSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+          structuredFailure: { error: cyclic as never },
+          handler: () => ({ ok: true }),
+        }),
+      /structuredFailure.error cannot be sent as JSON: it refers to itself/,
+    );
+    assert.throws(
+      () =>
+        server().tool({
+          name: 'a',
+          inputSchema: schema,
+          _meta: { version: 2n },
+          handler: () => 'x',
+        } as never),
+      /tools\/list entry cannot be sent as JSON: a BigInt at _meta.version/,
+    );
+  });
+
   it('refuses bad numbers for timeoutMs and concurrency', () => {
     assert.throws(
       () => server().tool({ name: 'a', inputSchema: schema, timeoutMs: -1, handler: () => 'x' }),

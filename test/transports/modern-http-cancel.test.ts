@@ -80,10 +80,11 @@ describe('modern Streamable HTTP: closing the response stream cancels the call',
       const response = await openCall(url, 'busy', { ms: 600_000 }, abort.signal);
       assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
       await until(() => server.stats.freeThreads === 1, 5_000);
-      // The machine is shared: a spinning thread gets what the scheduler gives it, often under a core.
+      // The machine is shared and pool threads run niced: a spinning thread gets what the scheduler
+      // leaves it, at times a quarter of a core. The check after the cancel is relative to it.
       const spinning = await coresUsedOver(500);
       assert.ok(
-        spinning > 0.3,
+        spinning > 0.1,
         `the busy loop should burn CPU before the cancel (used ${spinning.toFixed(2)})`,
       );
 
@@ -97,9 +98,12 @@ describe('modern Streamable HTTP: closing the response stream cancels the call',
       // started by then): nothing may still be spinning.
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, 500 - (performance.now() - aborted))));
       const idle = await coresUsedOver(500);
-      assert.ok(idle < 0.2, `the server should be idle after the cancel (used ${idle.toFixed(2)} cores)`);
+      assert.ok(
+        idle < Math.min(0.2, spinning / 3),
+        `the server should be idle after the cancel (used ${idle.toFixed(3)} cores, ${spinning.toFixed(2)} while spinning)`,
+      );
       t.diagnostic(
-        `before the cancel ${spinning.toFixed(2)} cores; both threads free ${freedAfter.toFixed(0)} ms after it; 0.5-1 s after it ${idle.toFixed(2)} cores`,
+        `before the cancel ${spinning.toFixed(2)} cores; both threads free ${freedAfter.toFixed(0)} ms after it; 0.5-1 s after it ${idle.toFixed(3)} cores`,
       );
     } finally {
       abort.abort();
@@ -107,11 +111,11 @@ describe('modern Streamable HTTP: closing the response stream cancels the call',
 
     // Both threads take work again, at the same time.
     const peer = new ModernHttpPeer(url);
-    const calls = [0, 1].map(() => peer.request('tools/call', { name: 'busy', arguments: { ms: 300 } }));
+    const calls = [0, 1].map(() => peer.request('tools/call', { name: 'busy', arguments: { ms: 1_000 } }));
     await until(() => server.stats.freeThreads === 0, 2_000);
     for (const reply of await Promise.all(calls)) {
       assert.equal(reply.status, 200);
-      assert.match(reply.raw, /busy 300/);
+      assert.match(reply.raw, /busy 1000/);
     }
   });
 
