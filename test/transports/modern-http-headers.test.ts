@@ -367,12 +367,15 @@ describe('modern Streamable HTTP while the server stops', () => {
     const server = headerServer().tool({
       name: 'nap',
       inputSchema: { type: 'object', properties: {} },
-      handler: () => new Promise((resolve) => setTimeout(() => resolve('rested'), 300)),
+      handler: () => new Promise((resolve) => setTimeout(() => resolve('rested'), 1_500)),
     });
     await server.listen({ http: { port: 0 }, handleSignals: false });
     const peer = new ModernHttpPeer(`http://127.0.0.1:${server.addresses.http!.port}/mcp`);
     const running = peer.request('tools/call', { name: 'nap', arguments: {} });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Close only once the call is running (on a loaded machine its POST may take a while to arrive).
+    for (let waited = 0; server.stats.inFlight === 0 && waited < 5_000; waited += 10) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     const closing = server.close();
     const refused = await peer.request('tools/list');
     assert.equal(refused.status, 503);
