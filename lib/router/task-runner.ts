@@ -26,6 +26,7 @@ import { RELATED_TASK_META } from '../protocol/eras.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { type JsonRpcMessage, notification } from '../protocol/json-rpc.js';
 import { NO_LOGS } from '../protocol/log-levels.js';
+import { encodeJson } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import type { TaskChange, TaskQuestion, TaskRecord } from '../tasks/task-record.js';
 import { isTerminal } from '../tasks/task-record.js';
@@ -37,7 +38,7 @@ import {
   questionsOf,
 } from '../tools/client-questions.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
-import { shapeSuccess, timeoutResult, toolFailure } from '../tools/result-shaping.js';
+import { shapeSuccess, timeoutResult, toolFailure, unsendable } from '../tools/result-shaping.js';
 import type { MethodContext } from './method-table.js';
 import type { MessageSink, Session } from './session.js';
 import { legacyTask } from './task-wire.js';
@@ -405,12 +406,17 @@ export class TaskRunner {
     });
     switch (outcome.kind) {
       case 'ok': {
+        // Stored as the JSON it will be sent as: a value that cannot be sent is the tool's error.
+        let shaped: unknown;
         try {
-          return asResult(shapeSuccess(tool, outcome.value) as unknown as Record<string, unknown>);
+          shaped = shapeSuccess(tool, outcome.value);
         } catch (error) {
           if (error instanceof ProtocolError) return asError(error.code, error.message, error.data);
-          throw error;
+          return asResult(unsendable(tool, `reading it threw: ${(error as Error)?.message}`) as never);
         }
+        const json = encodeJson(shaped);
+        if (!json.ok) return asResult(unsendable(tool, json.problem) as never);
+        return asResult(JSON.parse(json.text) as Record<string, unknown>);
       }
       case 'tool-error':
         if (outcome.missingCapability !== undefined && !legacy) {
