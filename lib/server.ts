@@ -28,6 +28,7 @@ import type { ServerIdentity } from './router/server-identity.js';
 import { type MessageSink, Session } from './router/session.js';
 import { addTaskMethods } from './router/task-methods.js';
 import { TaskRunner } from './router/task-runner.js';
+import { detailedTask } from './router/task-wire.js';
 import { addToolMethods } from './router/tool-methods.js';
 import { checkServerOptions, type ListenOptions, type McpServerOptions } from './server-options.js';
 import { MemoryTaskStore } from './tasks/memory-task-store.js';
@@ -130,6 +131,7 @@ export class McpServer {
       pollIntervalMs: options.tasks?.pollIntervalMs ?? 1_000,
       logError: this.#logError,
       peer: (ctx) => callPeer(parts, ctx),
+      onChange: (record) => this.#listens.taskChanged(record.taskId, detailedTask(record)),
     });
     addTaskMethods(this.#router, this.#tasks, options.pageSize ?? 100);
     addToolMethods(this.#router, {

@@ -54,6 +54,8 @@ export interface TaskRunnerOptions {
   pollIntervalMs: number;
   logError: (message: string) => void;
   peer?: (ctx: MethodContext) => CallPeer;
+  /** Called on every replica when a task's record changed (for `notifications/tasks`). */
+  onChange?: (record: TaskRecord) => void;
 }
 
 /** A task running on this replica. */
@@ -166,6 +168,7 @@ export class TaskRunner {
       inputRequests: undefined,
     });
     await store.signal({ kind: 'cancel', taskId });
+    if (after !== undefined) await this.#changed(taskId);
     this.#wakeWaiters(taskId);
     const record = after ?? (await store.get(taskId)) ?? before;
     return { record, wasTerminal: after === undefined };
@@ -199,6 +202,7 @@ export class TaskRunner {
         : { answers, inputRequests: remaining },
     );
     if (done) await store.signal({ kind: 'input', taskId });
+    await this.#changed(taskId);
     return true;
   }
 
@@ -446,6 +450,7 @@ export class TaskRunner {
     const written = await this.#options.store.update(record.taskId, change);
     if (written === undefined) return undefined;
     if (isTerminal(written.status)) this.#wakeWaiters(record.taskId);
+    await this.#changed(record.taskId);
     // A legacy session hears each status change (notifications/tasks/status), while it is open.
     if (record.era === 'legacy' && !ctx.session.closed) {
       ctx.session.sink.send(notification('notifications/tasks/status', legacyTask(written)));
@@ -453,11 +458,26 @@ export class TaskRunner {
     return written;
   }
 
+  /** Tells every replica that `taskId` changed, when anyone listens for that. */
+  async #changed(taskId: string): Promise<void> {
+    if (this.#options.onChange === undefined) return;
+    await this.#options.store.signal({ kind: 'changed', taskId }).catch(() => {});
+  }
+
   #wakeWaiters(taskId: string): void {
     for (const wake of [...(this.#waiters.get(taskId) ?? [])]) wake();
   }
 
   #onSignal(signal: TaskSignal): void {
+    if (signal.kind === 'changed') {
+      const { onChange } = this.#options;
+      if (onChange === undefined) return;
+      this.#options.store
+        .get(signal.taskId)
+        .then((record) => record && onChange(record))
+        .catch(() => {});
+      return;
+    }
     const running = this.#running.get(signal.taskId);
     if (signal.kind === 'cancel') {
       this.#wakeWaiters(signal.taskId);

@@ -17,7 +17,9 @@ import type { TaskChange, TaskRecord } from './task-record.js';
 export type TaskSignal =
   | { kind: 'cancel'; taskId: string }
   /** New answers were stored for a task waiting for input: its runner should look again. */
-  | { kind: 'input'; taskId: string };
+  | { kind: 'input'; taskId: string }
+  /** A task's record changed: replicas tell their listen streams that asked for it. */
+  | { kind: 'changed'; taskId: string };
 
 export interface TaskStore {
   create(record: TaskRecord): Promise<void>;

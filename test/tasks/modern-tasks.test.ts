@@ -37,7 +37,7 @@ function modernClient(options?: { ttlMs?: number }) {
       ...params,
       _meta: envelope({ 'io.modelcontextprotocol/clientCapabilities': capabilities }),
     });
-  return { server, call };
+  return { server, call, client };
 }
 
 function result(reply: Reply): Record<string, unknown> {
@@ -164,6 +164,37 @@ describe('modern tasks', () => {
     const sync = result(await call('tools/call', { name: 'spin', arguments: { ms: 5 } }, {}));
     assert.equal(sync.resultType, 'complete');
     assert.match((sync.content as { text: string }[])[0]!.text, /^spun 5 ms/);
+  });
+
+  it('sends notifications/tasks with the detailed task to a listen stream that named it', async () => {
+    const { call, client } = modernClient();
+    const { taskId } = result(await call('tools/call', { name: 'ask', arguments: {} }));
+    client.send({
+      jsonrpc: '2.0',
+      id: 'listen-tasks',
+      method: 'subscriptions/listen',
+      params: { notifications: { taskIds: [taskId] }, _meta: envelope() },
+    });
+    const ack = (await client.waitFor(
+      (message) => 'method' in message && message.method === 'notifications/subscriptions/acknowledged',
+    )) as unknown as { params: { notifications: { taskIds?: string[] } } };
+    assert.deepEqual(ack.params.notifications.taskIds, [taskId]);
+    const statusOf = (wanted: string) => (message: unknown) => {
+      const m = message as { method?: string; params?: { taskId?: string; status?: string } };
+      return m.method === 'notifications/tasks' && m.params?.taskId === taskId && m.params?.status === wanted;
+    };
+    const waiting = (await client.waitFor(statusOf('input_required'))) as unknown as {
+      params: { inputRequests: Record<string, unknown>; _meta: Record<string, unknown> };
+    };
+    assert.deepEqual(Object.keys(waiting.params.inputRequests), ['word']);
+    assert.equal(waiting.params._meta['io.modelcontextprotocol/subscriptionId'], 'listen-tasks');
+    await call('tasks/update', {
+      taskId,
+      inputResponses: { word: { action: 'accept', content: { word: 'x' } } },
+    });
+    const done = (await client.waitFor(statusOf('completed'))) as unknown as { params: { result: unknown } };
+    assert.deepEqual(done.params.result, { content: [{ type: 'text', text: 'you said x' }] });
+    client.notify('notifications/cancelled', { requestId: 'listen-tasks' });
   });
 
   it('answers -32601 for the removed tasks/result and tasks/list, and -32602 for an unknown task', async () => {
