@@ -5,11 +5,14 @@
  * and the methods it removed (-32601).
  */
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { McpServer } from '../../lib/index.js';
 import { envelope } from '../router/modern-fixtures.js';
 import { InProcessClient, type Reply } from '../support/in-process-client.js';
-import { askTask, shortDeadline, spinTask } from './task-tools.js';
+import { askTask, shortDeadline, spinProcess, spinTask } from './task-tools.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
 const WITH_TASKS = { extensions: { [TASKS]: {} }, elicitation: {} };
@@ -22,7 +25,7 @@ function build(options: { ttlMs?: number } = {}): McpServer {
     logError: () => {},
     tasks: { pollIntervalMs: 250, ...options },
   });
-  return server.tool(spinTask).tool(askTask).tool(shortDeadline);
+  return server.tool(spinTask).tool(askTask).tool(shortDeadline).tool(spinProcess);
 }
 
 const servers: McpServer[] = [];
@@ -97,6 +100,32 @@ describe('modern tasks', () => {
     assert.equal(later.result, undefined);
     // Cancelling a terminal task is acknowledged all the same.
     assert.equal(result(await call('tasks/cancel', { taskId })).resultType, 'complete');
+  });
+
+  it('kills the pool process running a task with process isolation when the task is cancelled', async () => {
+    const { call } = modernClient();
+    const pidFile = join(mkdtempSync(join(tmpdir(), 'weft-task-')), 'pid');
+    const { taskId } = result(
+      await call('tools/call', { name: 'spin_process', arguments: { pidFile, ms: 600_000 } }),
+    );
+    await until(async () => existsSync(pidFile) && readFileSync(pidFile, 'utf8') !== '', Boolean, 15_000);
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    const alive = () => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    assert.ok(alive());
+    await call('tasks/cancel', { taskId });
+    await until(
+      async () => alive(),
+      (running) => !running,
+      1_500,
+    );
+    assert.equal(result(await call('tasks/get', { taskId })).status, 'cancelled');
   });
 
   it('waits input_required without a thread, then finishes with the answer given by tasks/update', async () => {

@@ -55,3 +55,25 @@ export const shortDeadline = defineTool({
     for (;;) {}
   },
 });
+
+export const spinProcess = defineTool({
+  name: 'spin_process',
+  description: 'Writes its process id to `pidFile`, then burns CPU in a pool child process.',
+  inputSchema: {
+    type: 'object',
+    properties: { pidFile: { type: 'string' }, ms: { type: 'integer' } },
+    required: ['pidFile', 'ms'],
+  },
+  blocking: true,
+  isolation: 'process',
+  module: import.meta.url,
+  export: 'spinProcess',
+  task: 'optional',
+  handler: async ({ pidFile, ms }) => {
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(pidFile, String(process.pid));
+    const until = Date.now() + ms;
+    while (Date.now() < until) {}
+    return 'done';
+  },
+});
