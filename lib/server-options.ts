@@ -69,7 +69,8 @@ export interface McpServerOptions {
 export interface TaskOptions {
   /**
    * Where tasks are kept: in this process by default (`MemoryTaskStore`), or a shared store such
-   * as `new RedisTaskStore({ url })` so that every replica can answer for every task.
+   * as `new RedisTaskStore({ url })` so that every replica can answer for every task. The server
+   * closes it when it closes.
    */
   store?: TaskStore;
   /** How long a task is kept after it was created, in ms (default 3,600,000: an hour); 0 = no limit. */

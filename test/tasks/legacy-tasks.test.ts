@@ -9,7 +9,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  TaskStatusNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { McpServer } from '../../lib/index.js';
 import { askTask, shortDeadline, spinTask } from './task-tools.js';
 
@@ -27,6 +31,7 @@ server.tool(spinTask).tool(askTask).tool(shortDeadline);
 
 let client: Client;
 const elicitations: Record<string, unknown>[] = [];
+const statusNotes: { taskId: string; status: string }[] = [];
 
 before(async () => {
   await server.listen({ http: { port: 0 }, handleSignals: false });
@@ -34,6 +39,9 @@ before(async () => {
   client.setRequestHandler(ElicitRequestSchema, async (request) => {
     elicitations.push(request.params as Record<string, unknown>);
     return { action: 'accept', content: { word: 'loom' } };
+  });
+  client.setNotificationHandler(TaskStatusNotificationSchema, (note) => {
+    statusNotes.push(note.params as { taskId: string; status: string });
   });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.addresses.http!.port}/mcp`)),
@@ -92,6 +100,10 @@ describe('legacy tasks with the SDK 1.x client', () => {
     const task = await client.experimental.tasks.getTask(taskId);
     assert.equal(task.status, 'completed');
     assert.equal(task.ttl, 60_000);
+    await until(
+      async () => statusNotes.filter((note) => note.taskId === taskId).map((note) => note.status),
+      (statuses) => statuses.includes('completed'),
+    );
   });
 
   it('pages tasks/list by taskId with an opaque cursor', async () => {
