@@ -15,6 +15,7 @@ import { ProtocolError } from './protocol/protocol-error.js';
 import type { ResourceRegistry } from './resources/resource-registry.js';
 import type { ResourcesView } from './resources/resources-view.js';
 import type { MethodContext } from './router/method-table.js';
+import { InputRequiredAnswer } from './router/mrtr-rounds.js';
 import type { RequestScope } from './router/request-scope.js';
 import type { Router } from './router/router.js';
 import type { Session } from './router/session.js';
@@ -94,6 +95,13 @@ function toolsView(
       if (settled === undefined) throw new CallAbandonedError('cancelled');
       if ('error' in settled)
         throw new ProtocolError(settled.error.code, settled.error.message, settled.error.data);
+      if (settled.result instanceof InputRequiredAnswer) {
+        // Its round would have to become the caller's, which weft does not do (yet).
+        throw new Error(
+          `Tool "${name}" asks the client for input, which a call through ctx.tools().call cannot relay ` +
+            `in a ${scope.version} request; ask in the calling handler instead`,
+        );
+      }
       return settled.result as CallToolResult;
     },
   };

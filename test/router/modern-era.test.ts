@@ -363,10 +363,11 @@ describe('logs, progress and capabilities, per request', () => {
         },
       ),
     );
-    // The inner call saw the outer request's capabilities and era, and got a plain result back.
+    // The inner call saw the outer request's capabilities and era: it asked in a round, which an
+    // inner call cannot relay, and the calling handler is told so.
     assert.match(
       JSON.stringify(declared.content),
-      /refused: Cannot send elicitation\/create.*\[resultType: undefined\]/,
+      /asks the client for input, which a call through ctx\.tools\(\)\.call cannot relay/,
     );
     const undeclared = assertModernResult(await modern('tools/call', { name: 'ask_through', arguments: {} }));
     assert.match(JSON.stringify(undeclared.content), /did not declare/);
