@@ -55,6 +55,9 @@ export class RedisTaskStore implements TaskStore {
   readonly #listeners = new Set<(signal: TaskSignal) => void>();
   readonly #timers: NodeJS.Timeout[] = [];
   #closed = false;
+  readonly #url: string;
+  /** The last connection error, for a message that says why Redis could not be reached. */
+  #lastError: Error | undefined;
 
   constructor(options: RedisTaskStoreOptions) {
     if (typeof options?.url !== 'string' || !/^rediss?:\/\//.test(options.url)) {
@@ -70,7 +73,12 @@ export class RedisTaskStore implements TaskStore {
     }
     this.#prefix = options.keyPrefix ?? 'weft:';
     this.#leaseMs = leaseMs;
+    this.#url = options.url.replace(/\/\/[^@/]*@/, '//***@');
     this.#redis = new Redis(options.url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    // ioredis reconnects by itself; without a listener it would print every failed attempt.
+    this.#redis.on('error', (error: Error) => {
+      this.#lastError = error;
+    });
     this.#redis.defineCommand('weftCompareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET });
     this.#timers.push(
       setInterval(() => this.#renew(), Math.floor(leaseMs / 3)).unref(),
@@ -148,6 +156,9 @@ export class RedisTaskStore implements TaskStore {
     if (this.#subscriber === undefined) {
       const subscriber = this.#redis.duplicate();
       this.#subscriber = subscriber;
+      subscriber.on('error', (error: Error) => {
+        this.#lastError = error;
+      });
       subscriber.on('message', (_channel: string, message: string) => {
         let signal: TaskSignal;
         try {
@@ -164,7 +175,14 @@ export class RedisTaskStore implements TaskStore {
 
   /** Resolves once the signal channel is subscribed (signals published before that are not heard). */
   async ready(): Promise<void> {
-    await this.#redis.ping();
+    try {
+      await this.#redis.ping();
+    } catch (error) {
+      const why = this.#lastError?.message ?? (error as Error)?.message ?? String(error);
+      throw new Error(
+        `RedisTaskStore: cannot reach Redis at ${this.#url} (${why}); check the url and that the server is running`,
+      );
+    }
     await this.#subscribed;
   }
 

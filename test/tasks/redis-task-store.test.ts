@@ -55,3 +55,11 @@ describe('RedisTaskStore', { skip: missing }, () => {
     assert.throws(() => new RedisTaskStore({ url: 'http://127.0.0.1:6379' }), /redis:\/\//);
   });
 });
+
+describe('RedisTaskStore without a Redis', () => {
+  it('says which Redis it could not reach when the server starts', async () => {
+    const store = new RedisTaskStore({ url: 'redis://127.0.0.1:1' });
+    await assert.rejects(store.ready(), /cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
+    await store.close();
+  });
+});
