@@ -21,6 +21,7 @@ import { addLogLevelsTool } from './conformance/log-levels-tool.js';
 import loggingTool from './conformance/logging-tool.js';
 import progressTool from './conformance/progress-tool.js';
 import { addResourcesAndPrompts } from './conformance/resources-and-prompts.js';
+import { addTaskFixtures } from './conformance/task-tools.js';
 
 const port = Number(process.env.PORT ?? 3001);
 
@@ -37,6 +38,7 @@ addListChangeTriggers(server);
 addLogLevelsTool(server);
 addHeaderTools(server);
 addInputRequiredFixtures(server);
+addTaskFixtures(server);
 server.tool(loggingTool).tool(progressTool);
 
 await server.listen({

@@ -3,6 +3,7 @@
  * mistyped or out-of-range option when the server is built, with a message that says what to fix.
  */
 import { type CacheOptions, checkCacheOptions } from './router/cache-hints.js';
+import type { TaskStore } from './tasks/task-store.js';
 import type { HttpListenOptions } from './transports/streamable-http.js';
 import type { WebSocketListenOptions } from './transports/websocket.js';
 
@@ -61,6 +62,21 @@ export interface McpServerOptions {
   requestStateKey?: string | Uint8Array;
   /** How long a round's `requestState` stays valid, in ms (default 600,000: ten minutes). */
   requestStateTtlMs?: number;
+  /** Tasks: calls of tools with a `task` option that run beyond their request (see README, "Tasks"). */
+  tasks?: TaskOptions;
+}
+
+export interface TaskOptions {
+  /**
+   * Where tasks are kept: in this process by default (`MemoryTaskStore`), or a shared store such
+   * as `new RedisTaskStore({ url })` so that every replica can answer for every task. The server
+   * closes it when it closes.
+   */
+  store?: TaskStore;
+  /** How long a task is kept after it was created, in ms (default 3,600,000: an hour); 0 = no limit. */
+  ttlMs?: number;
+  /** How often clients are told to poll a task, in ms (default 1,000). */
+  pollIntervalMs?: number;
 }
 
 export interface ListenOptions {
@@ -97,7 +113,9 @@ const SERVER_OPTION_KEYS = new Set([
   'logError',
   'requestStateKey',
   'requestStateTtlMs',
+  'tasks',
 ]);
+const TASK_OPTION_KEYS = new Set(['store', 'ttlMs', 'pollIntervalMs']);
 const POOL_OPTION_KEYS = new Set(['maxThreads', 'maxQueue', 'graceMs', 'niceIncrement']);
 
 export function checkServerOptions(options: McpServerOptions): void {
@@ -115,6 +133,13 @@ export function checkServerOptions(options: McpServerOptions): void {
     if (!POOL_OPTION_KEYS.has(key)) {
       throw new TypeError(
         `McpServer: unknown pool option "${key}". Known: ${[...POOL_OPTION_KEYS].join(', ')}`,
+      );
+    }
+  }
+  for (const key of Object.keys(options.tasks ?? {})) {
+    if (!TASK_OPTION_KEYS.has(key)) {
+      throw new TypeError(
+        `McpServer: unknown tasks option "${key}". Known: ${[...TASK_OPTION_KEYS].join(', ')}`,
       );
     }
   }
@@ -142,5 +167,15 @@ export function checkServerOptions(options: McpServerOptions): void {
   positive(options.maxMessageBytes, 'maxMessageBytes', false);
   positive(options.maxResultBytes, 'maxResultBytes', true);
   positive(options.maxCallsInFlight, 'maxCallsInFlight', true);
+  positive(options.tasks?.ttlMs, 'tasks.ttlMs', true);
+  positive(options.tasks?.pollIntervalMs, 'tasks.pollIntervalMs', false);
+  if (options.tasks?.pollIntervalMs !== undefined && !Number.isInteger(options.tasks.pollIntervalMs)) {
+    throw new TypeError(
+      `McpServer: tasks.pollIntervalMs must be a whole number of ms, got ${options.tasks.pollIntervalMs}`,
+    );
+  }
+  if (options.tasks?.ttlMs !== undefined && !Number.isInteger(options.tasks.ttlMs)) {
+    throw new TypeError(`McpServer: tasks.ttlMs must be a whole number of ms, got ${options.tasks.ttlMs}`);
+  }
   checkCacheOptions(options.cache);
 }

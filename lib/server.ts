@@ -26,8 +26,12 @@ import { addResourceMethods } from './router/resource-methods.js';
 import { Router } from './router/router.js';
 import type { ServerIdentity } from './router/server-identity.js';
 import { type MessageSink, Session } from './router/session.js';
+import { addTaskMethods } from './router/task-methods.js';
+import { TaskRunner } from './router/task-runner.js';
+import { detailedTask } from './router/task-wire.js';
 import { addToolMethods } from './router/tool-methods.js';
 import { checkServerOptions, type ListenOptions, type McpServerOptions } from './server-options.js';
+import { MemoryTaskStore } from './tasks/memory-task-store.js';
 import { SchemaCompiler } from './tools/schema-compiler.js';
 import type { DefinedTool, ObjectSchema, ToolDefinition } from './tools/tool-definition.js';
 import { ToolRegistry } from './tools/tool-registry.js';
@@ -63,6 +67,7 @@ export class McpServer {
   };
   readonly #wsTransports: WebSocketTransport[] = [];
   readonly #addresses: { http?: AddressInfo; ws?: AddressInfo } = {};
+  readonly #tasks: TaskRunner;
 
   constructor(options: McpServerOptions) {
     checkServerOptions(options);
@@ -117,6 +122,18 @@ export class McpServer {
     addResourceMethods(this.#router, this.#resources, options.pageSize ?? 100, rounds);
     addPromptMethods(this.#router, this.#prompts, options.pageSize ?? 100, rounds);
     addCompletionMethods(this.#router, { prompts: this.#prompts, resources: this.#resources });
+    const ttlMs = options.tasks?.ttlMs ?? 3_600_000;
+    this.#tasks = new TaskRunner({
+      store: options.tasks?.store ?? new MemoryTaskStore(),
+      engine: this.#engine,
+      timeoutMs: options.timeoutMs ?? 0,
+      ttlMs: ttlMs === 0 ? null : ttlMs,
+      pollIntervalMs: options.tasks?.pollIntervalMs ?? 1_000,
+      logError: this.#logError,
+      peer: (ctx) => callPeer(parts, ctx),
+      onChange: (record) => this.#listens.taskChanged(record.taskId, detailedTask(record)),
+    });
+    addTaskMethods(this.#router, this.#tasks, options.pageSize ?? 100);
     addToolMethods(this.#router, {
       registry: this.#registry,
       engine: this.#engine,
@@ -126,6 +143,7 @@ export class McpServer {
       isClosing: () => this.#closing !== undefined,
       peer: (ctx) => callPeer(parts, ctx),
       rounds,
+      tasks: this.#tasks,
     });
   }
 
@@ -220,6 +238,8 @@ export class McpServer {
 
   async listen(options: ListenOptions): Promise<void> {
     await this.#registry.verifyBlockingModules();
+    // A shared task store must be reachable before the first task is answered.
+    await this.#tasks.store.ready();
     this.#engine.warmUp(this.#registry.sorted());
     if (options.stdio) {
       const stdio = new StdioTransport((sink) => this.connect(sink), {
@@ -273,7 +293,7 @@ export class McpServer {
   }
 
   /** Engine counters, for tests and diagnostics. */
-  get stats(): { freeThreads: number; queued: number; threads: number; inFlight: number } {
+  get stats(): { freeThreads: number; queued: number; threads: number; inFlight: number; tasks: number } {
     let inFlight = 0;
     for (const session of this.#sessions) inFlight += session.inFlightCount;
     return {
@@ -281,6 +301,7 @@ export class McpServer {
       queued: this.#engine.queued,
       threads: this.#engine.threadCount,
       inFlight,
+      tasks: this.#tasks.runningCount,
     };
   }
 
@@ -295,6 +316,8 @@ export class McpServer {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
     for (const session of this.#sessions) session.cancelAll('shutdown');
+    // Tasks are not waited for (they may run for hours): they stop now and end failed, saying why.
+    this.#tasks.stopAll();
     // Let the calls just cut off reach their transports (their answers say the server shut down).
     await new Promise((resolve) => setImmediate(resolve));
     await this.#stdio?.flush();
@@ -313,6 +336,13 @@ export class McpServer {
     }
     for (const session of this.#sessions) session.close();
     this.#sessions.clear();
+    // Give stopped tasks a moment to write why they ended, then let the store go.
+    const stopping = Date.now() + 1_000;
+    while (this.#tasks.runningCount > 0 && Date.now() < stopping) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    this.#tasks.close();
+    await this.#tasks.store.close();
     await Promise.all([...this.#httpTransports, ...this.#wsTransports].map((transport) => transport.close()));
   }
 
@@ -351,6 +381,11 @@ export class McpServer {
 
   #capabilities(): Record<string, unknown> {
     const capabilities: Record<string, unknown> = { tools: { listChanged: true }, logging: {} };
+    // Offered once some tool may run as a task. The legacy era's slot; server/discover shows it
+    // as the tasks extension instead.
+    if (this.#registry.sorted().some((tool) => tool.task !== undefined)) {
+      capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+    }
     if (!this.#resources.isEmpty) capabilities.resources = { subscribe: true, listChanged: true };
     if (!this.#prompts.isEmpty) capabilities.prompts = { listChanged: true };
     if (!this.#resources.isEmpty || !this.#prompts.isEmpty) capabilities.completions = {};

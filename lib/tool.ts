@@ -13,9 +13,12 @@ export {
 } from './tools/tool-context.js';
 export type {
   ArgsOf,
+  BeforeTask,
+  BeforeTaskContext,
   DefinedTool,
   ObjectSchema,
   OutputOf,
+  TaskSupport,
   ToolDefinition,
   ToolHandler,
   ToolReturn,

@@ -46,7 +46,8 @@ export interface ModernMethodRule {
 
 /**
  * Every request method of the 2026-07-28 era (the schema's ClientRequest). Anything else, including
- * the legacy era's initialize, ping, logging/setLevel, resources/subscribe|unsubscribe and tasks/*,
+ * the legacy era's initialize, ping, logging/setLevel, resources/subscribe|unsubscribe, tasks/result
+ * and tasks/list,
  * is -32601 in a modern request.
  */
 export const MODERN_METHODS: ReadonlyMap<string, ModernMethodRule> = new Map<string, ModernMethodRule>([
@@ -60,10 +61,24 @@ export const MODERN_METHODS: ReadonlyMap<string, ModernMethodRule> = new Map<str
   ['resources/read', { cacheable: true, capability: 'resources' }],
   ['completion/complete', { cacheable: false, capability: 'completions' }],
   [LISTEN_METHOD, { cacheable: false }],
+  // The tasks extension's methods: gated per request on the extension (-32021), not on a capability.
+  ['tasks/get', { cacheable: false }],
+  ['tasks/update', { cacheable: false }],
+  ['tasks/cancel', { cacheable: false }],
 ]);
 
 /** Methods that exist only in the modern era: a legacy message naming them is -32601. */
-export const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([DISCOVER_METHOD, LISTEN_METHOD]);
+export const MODERN_ONLY_METHODS: ReadonlySet<string> = new Set([
+  DISCOVER_METHOD,
+  LISTEN_METHOD,
+  'tasks/update',
+]);
+
+/** The 2026-07-28 tasks extension (SEP-2663): its key in capabilities.extensions, both sides. */
+export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
+/** `_meta` key that ties a legacy server-to-client request (or a tasks/result) to its task. */
+export const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';
 
 /** The six methods whose results carry cache hints, for options keyed by method. */
 export type CacheableMethod =
@@ -81,6 +96,8 @@ export type CacheScope = 'public' | 'private';
 export const RESULT_COMPLETE = 'complete';
 /** A result that asks the client for input before the request can complete (MRTR). */
 export const RESULT_INPUT_REQUIRED = 'input_required';
+/** A tools/call answered with a task (the tasks extension): the Task fields, flat. */
+export const RESULT_TASK = 'task';
 
 /** What a modern request said about itself, checked once and carried with it. */
 export interface ModernEnvelope {

@@ -29,6 +29,8 @@ export interface SubscriptionFilter {
   promptsListChanged?: boolean;
   resourcesListChanged?: boolean;
   resourceSubscriptions?: string[];
+  /** Tasks whose status changes the stream hears (`notifications/tasks`, the tasks extension). */
+  taskIds?: string[];
 }
 
 export type ListChangedKind = 'tools' | 'prompts' | 'resources';
@@ -52,10 +54,15 @@ export interface ListenStreamOptions {
   hasResource: (uri: string) => boolean;
 }
 
+/** Filter keys that name lists of strings. */
+const LIST_FILTERS = ['resourceSubscriptions', 'taskIds'] as const;
+
 /** One open stream: what it was granted, and what it has not yet been able to deliver. */
 class ListenStream {
   /** Notification keys waiting to go out: a list_changed method, or `updated <uri>`. */
   readonly #pending = new Set<string>();
+  /** The latest undelivered state of each granted task (a newer one replaces it: it says more). */
+  readonly #tasks = new Map<string, Record<string, unknown>>();
   #scheduled = false;
   #retry: NodeJS.Timeout | undefined;
   #closed = false;
@@ -65,11 +72,22 @@ class ListenStream {
     readonly granted: SubscriptionFilter,
     readonly uris: ReadonlySet<string>,
     readonly sink: MessageSink,
+    readonly taskIds: ReadonlySet<string> = new Set(),
   ) {}
+
+  offerTask(taskId: string, detail: Record<string, unknown>): void {
+    if (this.#closed) return;
+    this.#tasks.set(taskId, detail);
+    this.#schedule();
+  }
 
   offer(key: string): void {
     if (this.#closed) return;
     this.#pending.add(key);
+    this.#schedule();
+  }
+
+  #schedule(): void {
     if (this.#scheduled || this.#retry) return;
     this.#scheduled = true;
     // Changes made in one turn (a tool added, then removed) reach the reader as one notification.
@@ -79,6 +97,7 @@ class ListenStream {
   close(): void {
     this.#closed = true;
     this.#pending.clear();
+    this.#tasks.clear();
     if (this.#retry) clearTimeout(this.#retry);
     this.#retry = undefined;
   }
@@ -86,7 +105,7 @@ class ListenStream {
   #flush(): void {
     this.#scheduled = false;
     this.#retry = undefined;
-    if (this.#closed || this.#pending.size === 0) return;
+    if (this.#closed || (this.#pending.size === 0 && this.#tasks.size === 0)) return;
     if ((this.sink.backlogBytes?.() ?? 0) > MAX_BACKLOG_BYTES) {
       this.#retry = setTimeout(() => this.#flush(), BACKLOG_RETRY_MS);
       this.#retry.unref();
@@ -94,6 +113,13 @@ class ListenStream {
     }
     const keys = [...this.#pending];
     this.#pending.clear();
+    const tasks = [...this.#tasks.values()];
+    this.#tasks.clear();
+    for (const detail of tasks) {
+      this.sink.send(
+        notification('notifications/tasks', { ...detail, _meta: { [META.subscriptionId]: this.id } }),
+      );
+    }
     for (const key of keys) {
       const meta = { [META.subscriptionId]: this.id };
       this.sink.send(
@@ -129,6 +155,12 @@ export class ListenStreams {
     for (const stream of this.#streams.keys()) if (stream.uris.has(uri)) stream.offer(`updated ${uri}`);
   }
 
+  /** Tells the streams that asked for `taskId` its new state (a DetailedTask). */
+  taskChanged(taskId: string, detail: Record<string, unknown>): void {
+    for (const stream of this.#streams.keys())
+      if (stream.taskIds.has(taskId)) stream.offerTask(taskId, detail);
+  }
+
   /** Ends every stream gracefully (shutdown): each listen request is answered `complete`. */
   endAll(): void {
     for (const cancellation of [...this.#streams.values()]) cancellation.cancel('shutdown');
@@ -138,7 +170,13 @@ export class ListenStreams {
     const granted = this.#grant(readFilter(params.notifications));
     // A connection already gone could never end the stream (its close has run): nothing to open.
     if (session.closed) return NO_RESPONSE;
-    const stream = new ListenStream(request.id, granted, new Set(granted.resourceSubscriptions), sink);
+    const stream = new ListenStream(
+      request.id,
+      granted,
+      new Set(granted.resourceSubscriptions),
+      sink,
+      new Set(granted.taskIds),
+    );
     const cancellation = session.begin(request.id);
     sink.send(
       notification('notifications/subscriptions/acknowledged', {
@@ -175,6 +213,9 @@ export class ListenStreams {
         this.#options.hasResource(uri),
       );
     }
+    // Any id may be named (it may belong to a task on another replica); unknown ones stay silent.
+    if (asked.taskIds !== undefined && capabilities.tasks !== undefined)
+      granted.taskIds = [...new Set(asked.taskIds)];
     return granted;
   }
 }
@@ -191,11 +232,13 @@ function readFilter(value: unknown): SubscriptionFilter {
       throw ProtocolError.invalidParams(`params.notifications.${flag} must be true or false`);
     }
   }
-  const uris = filter.resourceSubscriptions;
-  if (uris !== undefined && (!Array.isArray(uris) || uris.some((uri) => typeof uri !== 'string'))) {
-    throw ProtocolError.invalidParams(
-      'params.notifications.resourceSubscriptions must be an array of URI strings',
-    );
+  for (const key of LIST_FILTERS) {
+    const list = filter[key];
+    if (list !== undefined && (!Array.isArray(list) || list.some((item) => typeof item !== 'string'))) {
+      throw ProtocolError.invalidParams(
+        `params.notifications.${key} must be an array of ${key === 'taskIds' ? 'task ids' : 'URI strings'}`,
+      );
+    }
   }
   return filter as SubscriptionFilter;
 }

@@ -13,6 +13,7 @@ import {
   MODERN_METHODS,
   RESULT_COMPLETE,
   RESULT_INPUT_REQUIRED,
+  RESULT_TASK,
 } from '../protocol/eras.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { EncodedResult, encodeJson, type JsonText } from '../protocol/message-encoding.js';
@@ -20,6 +21,7 @@ import { ProtocolError } from '../protocol/protocol-error.js';
 import { type CacheOptions, resolveCacheHint } from './cache-hints.js';
 import { InputRequiredAnswer } from './mrtr-rounds.js';
 import type { ServerIdentity } from './server-identity.js';
+import { CreatedTaskAnswer } from './task-wire.js';
 
 export class ModernAnswers {
   /** `_meta` of a result that brings none of its own: one shared, frozen object. */
@@ -52,6 +54,10 @@ export class ModernAnswers {
         requestState: value.requestState,
         _meta: this.#meta,
       };
+    }
+    // A call that became a task: the Task fields, flat, and never cached either.
+    if (value instanceof CreatedTaskAnswer) {
+      return Object.assign({ resultType: RESULT_TASK }, value.fields, { _meta: this.#meta });
     }
     const body = typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
     const result: Record<string, unknown> = Object.assign({}, body);

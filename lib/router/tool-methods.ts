@@ -34,6 +34,9 @@ import { decodeCursor, encodeCursor, firstAfter } from './cursor.js';
 import { type MethodContext, NO_RESPONSE } from './method-table.js';
 import { askLive, type MrtrRounds, missingCapabilityError } from './mrtr-rounds.js';
 import type { Router } from './router.js';
+import { taskModeOf } from './task-methods.js';
+import type { TaskRunner } from './task-runner.js';
+import { CreatedTaskAnswer, legacyTask, modernTask } from './task-wire.js';
 
 export interface ToolMethodOptions {
   registry: ToolRegistry;
@@ -49,6 +52,8 @@ export interface ToolMethodOptions {
   peer?: (ctx: MethodContext) => CallPeer;
   /** Multi-round requests: how a handler's questions become rounds (absent: questions go live). */
   rounds?: MrtrRounds;
+  /** Runs calls of tools with a `task` option as tasks, when the request asks for one (absent: never). */
+  tasks?: TaskRunner;
 }
 
 export function addToolMethods(router: Router, options: ToolMethodOptions): void {
@@ -80,8 +85,55 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
     }
     const problem = tool.validateArguments(args);
     if (problem) return invalidArguments(tool, problem);
+    if (options.tasks && taskModeOf(ctx, tool))
+      return startTask(ctx, tool, args as Record<string, unknown>, options.tasks);
     return runCall(ctx, tool, args as Record<string, unknown>);
   });
+
+  /**
+   * A call that becomes a task: multi-round input first (the tool's `beforeTask`, in this
+   * request), then the task is stored and the answer is the task, before any work has run.
+   */
+  async function startTask(
+    ctx: MethodContext,
+    tool: RegisteredTool,
+    args: Record<string, unknown>,
+    tasks: TaskRunner,
+  ) {
+    const round = options.rounds?.begin(ctx, 'tools/call', tool.name, args);
+    let inputs: { answers: Record<string, unknown>; state?: unknown } = round?.inputs ?? { answers: {} };
+    if (tool.beforeTask) {
+      const cancellation = ctx.session.begin(ctx.request.id);
+      try {
+        for (let live = 0; ; live++) {
+          let value: unknown;
+          try {
+            value = await tool.beforeTask(args, {
+              inputResponses: inputs.answers,
+              requestState: inputs.state,
+            });
+          } catch (error) {
+            return toolFailure(tool, (error as Error)?.message ?? String(error));
+          }
+          if (!isInputRequiredReturn(value)) break;
+          if (round) return round.askExplicit(value);
+          try {
+            const answers = await askLive(ctx, value, inputs.answers, cancellation.signal, live);
+            inputs = { answers, state: value.state };
+          } catch (error) {
+            if (cancellation.cancelled) return NO_RESPONSE;
+            return toolFailure(tool, (error as Error)?.message ?? String(error));
+          }
+        }
+      } finally {
+        ctx.session.end(ctx.request.id);
+      }
+    }
+    const record = await tasks.start(ctx, tool, args, inputs);
+    return ctx.scope.era === 'modern'
+      ? new CreatedTaskAnswer(modernTask(record))
+      : { task: legacyTask(record) };
+  }
 
   async function runCall(ctx: MethodContext, tool: RegisteredTool, args: Record<string, unknown>) {
     const { session, request } = ctx;

@@ -5,6 +5,8 @@
 import type { HeaderParam } from '../protocol/mcp-param-headers.js';
 import type { Validator } from './schema-compiler.js';
 import type {
+  BeforeTask,
+  TaskSupport,
   ToolDefinition,
   ToolEnv,
   ToolHandler,
@@ -22,6 +24,8 @@ export interface ToolDescriptor {
   annotations?: object;
   icons?: object[];
   _meta?: Record<string, unknown>;
+  /** The legacy era's task negotiation, from the tool's `task` option. */
+  execution?: { taskSupport: TaskSupport };
 }
 
 interface RegisteredToolBase {
@@ -36,6 +40,9 @@ interface RegisteredToolBase {
   readonly timeoutMs: number;
   /** Max calls of this tool in flight (Infinity = no limit of its own). */
   readonly concurrency: number;
+  /** Whether calls may (or must) run as tasks; undefined = never. */
+  readonly task: TaskSupport | undefined;
+  readonly beforeTask: BeforeTask | undefined;
   readonly structuredFailure:
     | { timeout?: Record<string, unknown>; error?: Record<string, unknown> }
     | undefined;

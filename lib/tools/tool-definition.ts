@@ -81,7 +81,33 @@ interface ToolCommon<S extends ObjectSchema, O extends ObjectSchema | undefined>
    * that read only structuredContent still get a well-formed value. Checked at registration.
    */
   structuredFailure?: { timeout?: OutputOf<NoInfer<O>>; error?: OutputOf<NoInfer<O>> };
+  /**
+   * Whether a call may run as a task (answered at once with a task id, polled for its result):
+   * `'optional'` runs as a task when the client supports tasks and synchronously otherwise,
+   * `'required'` only ever as a task (a client without task support is refused with a message
+   * that says so). Absent: never a task. Published as `execution.taskSupport` in the legacy era.
+   */
+  task?: TaskSupport;
+  /**
+   * Runs in the request itself, on the main thread, before any task is created: return
+   * `inputRequired(...)` to gather input in multi-round requests first (the answers reach the
+   * handler as `ctx.inputResponses`), or nothing to create the task. Only with `task`.
+   */
+  beforeTask?: BeforeTask;
 }
+
+export type TaskSupport = 'optional' | 'required';
+
+/** What `beforeTask` sees: the answers gathered so far and the state it carried. */
+export interface BeforeTaskContext {
+  readonly inputResponses: Readonly<Record<string, unknown>>;
+  readonly requestState: unknown;
+}
+
+export type BeforeTask = (
+  args: Record<string, unknown>,
+  ctx: BeforeTaskContext,
+) => unknown | Promise<unknown>;
 
 export interface InlineToolDefinition<S extends ObjectSchema, O extends ObjectSchema | undefined = undefined>
   extends ToolCommon<S, O> {
@@ -149,6 +175,8 @@ export const TOOL_OPTION_KEYS: ReadonlySet<string> = new Set([
   'resourceLimits',
   'isolation',
   'env',
+  'task',
+  'beforeTask',
 ]);
 
 declare const checkedDefinition: unique symbol;

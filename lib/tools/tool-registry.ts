@@ -144,7 +144,18 @@ export class ToolRegistry {
       }
     }
 
+    const task = definition.task;
+    if (task !== undefined && task !== 'optional' && task !== 'required') {
+      fail(`task must be 'optional' or 'required' (or absent: never a task), got ${JSON.stringify(task)}`);
+    }
+    if (definition.beforeTask !== undefined) {
+      if (typeof definition.beforeTask !== 'function') fail('beforeTask must be a function');
+      if (task === undefined)
+        fail("beforeTask runs before a task is created; add task: 'optional' or 'required'");
+    }
+
     const descriptor = describe(definition);
+    if (task !== undefined) descriptor.execution = { taskSupport: task };
     // What tools/list sends, checked now: otherwise every listing would fail at run time.
     const listed = encodeJson(descriptor);
     if (!listed.ok) fail(`its tools/list entry cannot be sent as JSON: ${listed.problem}`);
@@ -158,6 +169,8 @@ export class ToolRegistry {
       timeoutMs,
       concurrency,
       structuredFailure,
+      task,
+      beforeTask: definition.beforeTask,
     };
 
     if (definition.blocking === true) {

@@ -96,7 +96,7 @@ describe('readModernEnvelope', () => {
 });
 
 describe('the modern method table', () => {
-  it('holds the schema ClientRequest methods, six of them cacheable', () => {
+  it('holds the schema ClientRequest methods and the tasks extension, six of them cacheable', () => {
     assert.deepEqual([...MODERN_METHODS.keys()].sort(), [
       'completion/complete',
       'prompts/get',
@@ -106,6 +106,9 @@ describe('the modern method table', () => {
       'resources/templates/list',
       'server/discover',
       'subscriptions/listen',
+      'tasks/cancel',
+      'tasks/get',
+      'tasks/update',
       'tools/call',
       'tools/list',
     ]);

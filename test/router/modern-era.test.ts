@@ -124,7 +124,7 @@ describe('methods of the era', () => {
     'logging/setLevel',
     'resources/subscribe',
     'resources/unsubscribe',
-    'tasks/get',
+    'tasks/result',
     'tasks/list',
     'roots/list',
     'no/such/method',

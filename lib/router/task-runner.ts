@@ -1,0 +1,439 @@
+/**
+ * Runs tool calls as tasks: the call is stored before it is answered, runs on the engine like any
+ * call, and writes its outcome to the task store instead of to a response.
+ *
+ * Why it is built this way:
+ * - A task has a Cancellation of its own, not its request's: the request that created it ends at
+ *   once, and the task outlives it (and its connection). tasks/cancel, from any replica, reaches the
+ *   runner as a store signal and cancels it exactly like a call's cancel: the flag is raised, the
+ *   thread terminated or the process killed. The store refuses every change to a terminal record,
+ *   so whatever the handler produces after a cancel changes nothing.
+ * - Input during a task never holds a thread: every attempt runs with a book of answers, a
+ *   question the book lacks ends the attempt (as in a multi-round request), and the task waits
+ *   `input_required` with nothing running. Modern clients answer with tasks/update (stored, then a
+ *   signal); a legacy session is asked live with requests tagged with the task, then the next
+ *   attempt runs with every answer so far.
+ * - Statuses follow the era that created the task: an `isError` result is `failed` in legacy and
+ *   `completed` in modern; a JSON-RPC failure (a dead worker, a full queue) is `failed` with `error`.
+ */
+import { randomUUID } from 'node:crypto';
+import { Cancellation } from '../engine/cancellation.js';
+import { effectiveBudgetMs } from '../engine/deadline.js';
+import type { Engine } from '../engine/engine.js';
+import type { CallEvents, CallPeer } from '../engine/engine-call.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import { notification } from '../protocol/json-rpc.js';
+import { NO_LOGS } from '../protocol/log-levels.js';
+import type { TaskChange, TaskQuestion, TaskRecord } from '../tasks/task-record.js';
+import { isTerminal } from '../tasks/task-record.js';
+import type { TaskSignal, TaskStore } from '../tasks/task-store.js';
+import {
+  isInputRequiredReturn,
+  QUESTION_METHODS,
+  type Question,
+  questionsOf,
+} from '../tools/client-questions.js';
+import type { RegisteredTool } from '../tools/registered-tool.js';
+import type { MethodContext } from './method-table.js';
+import type { Session } from './session.js';
+import { finalChange, relatedTaskSink, shutDown } from './task-outcomes.js';
+import { legacyTask } from './task-wire.js';
+
+export interface TaskRunnerOptions {
+  store: TaskStore;
+  engine: Engine;
+  /** The server-wide deadline (0 = none); each attempt of a task has it whole. */
+  timeoutMs: number;
+  /** How long a task is kept after creation (null: no limit). A legacy client may ask for less. */
+  ttlMs: number | null;
+  /** The polling interval suggested to clients. */
+  pollIntervalMs: number;
+  logError: (message: string) => void;
+  peer?: (ctx: MethodContext) => CallPeer;
+  /** Called on every replica when a task's record changed (for `notifications/tasks`). */
+  onChange?: (record: TaskRecord) => void;
+}
+
+/** A task running on this replica. */
+interface RunningTask {
+  readonly cancellation: Cancellation;
+  /** Wakes the runner while it waits for input (new answers, or a cancel). */
+  wake: (() => void) | undefined;
+}
+
+/** A task's handler reports progress and logs to nobody: no request is waiting for them. */
+const SILENT: CallEvents = { minLogLevel: NO_LOGS, log: () => {} };
+
+/** How often a task waiting for input looks at its record even without a signal (a lost message). */
+const INPUT_RECHECK_MS = 1_000;
+
+/** How many attempts a task may make, each ending with new questions, before it is failed. */
+const MAX_ROUNDS = 64;
+
+/** Who may list a legacy session's tasks: an id per session, never shown to anyone. */
+const owners = new WeakMap<Session, string>();
+export function ownerOf(session: Session): string {
+  let owner = owners.get(session);
+  if (owner === undefined) {
+    owner = session.id ?? randomUUID();
+    owners.set(session, owner);
+  }
+  return owner;
+}
+
+export class TaskRunner {
+  readonly #options: TaskRunnerOptions;
+  readonly #running = new Map<string, RunningTask>();
+  /** tasks/result calls on this replica waiting for a task to end. */
+  readonly #waiters = new Map<string, Set<() => void>>();
+  readonly #unsubscribe: () => void;
+
+  constructor(options: TaskRunnerOptions) {
+    this.#options = options;
+    this.#unsubscribe = options.store.subscribe((signal) => this.#onSignal(signal));
+  }
+
+  get store(): TaskStore {
+    return this.#options.store;
+  }
+
+  /** How many tasks run on this replica now (running or waiting for input). */
+  get runningCount(): number {
+    return this.#running.size;
+  }
+
+  /**
+   * Stores a new task for `tool(args)` and starts it; resolves with the record once any replica
+   * could read it. `inputs` are the answers gathered before the task (multi-round requests).
+   */
+  async start(
+    ctx: MethodContext,
+    tool: RegisteredTool,
+    args: Record<string, unknown>,
+    inputs?: { answers: Record<string, unknown>; state?: unknown },
+  ): Promise<TaskRecord> {
+    const now = Date.now();
+    const era = ctx.scope.era;
+    const record: TaskRecord = {
+      taskId: randomUUID(),
+      era,
+      tool: tool.name,
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: this.#ttlFor(ctx),
+      pollIntervalMs: this.#options.pollIntervalMs,
+      answers: inputs?.answers ?? {},
+    };
+    if (era === 'legacy') record.owner = ownerOf(ctx.session);
+    if (inputs?.state !== undefined) record.state = inputs.state;
+    await this.#options.store.create(record);
+    const running: RunningTask = { cancellation: new Cancellation(), wake: undefined };
+    this.#running.set(record.taskId, running);
+    this.#options.store.hold(record.taskId);
+    this.#run(record, ctx, tool, args, running)
+      .catch((error) => {
+        this.#options.logError(
+          `weft: task ${record.taskId} (${tool.name}) failed: ${(error as Error)?.stack}`,
+        );
+        return this.#write(record, ctx, {
+          status: 'failed',
+          statusMessage: 'Internal error',
+          error: { code: ErrorCode.InternalError, message: 'Internal error' },
+        });
+      })
+      .finally(() => {
+        this.#running.delete(record.taskId);
+        this.#options.store.release(record.taskId);
+      });
+    return record;
+  }
+
+  /**
+   * Cancels a task from any replica: the record turns `cancelled` (for good), then the replica
+   * running it is told to stop the work. Resolves the record as it now stands (undefined: unknown).
+   */
+  async cancel(taskId: string): Promise<{ record: TaskRecord; wasTerminal: boolean } | undefined> {
+    const { store } = this.#options;
+    const before = await store.get(taskId);
+    if (before === undefined) return undefined;
+    if (isTerminal(before.status)) return { record: before, wasTerminal: true };
+    const after = await store.update(taskId, {
+      status: 'cancelled',
+      statusMessage: 'Cancelled by the client',
+      inputRequests: undefined,
+    });
+    await store.signal({ kind: 'cancel', taskId });
+    if (after !== undefined) await this.#changed(taskId);
+    this.#wakeWaiters(taskId);
+    const record = after ?? (await store.get(taskId)) ?? before;
+    return { record, wasTerminal: after === undefined };
+  }
+
+  /**
+   * Stores a client's answers for a task waiting for input (tasks/update). Only answers to what
+   * the task asks are taken; once none is missing, the task works again and its replica is told.
+   */
+  async answer(taskId: string, responses: Record<string, unknown>): Promise<boolean> {
+    const { store } = this.#options;
+    const record = await store.get(taskId);
+    if (record === undefined) return false;
+    if (record.status !== 'input_required') return true;
+    const pending = record.inputRequests ?? {};
+    const answers = { ...(record.answers ?? {}) };
+    const remaining: Record<string, TaskQuestion> = { ...pending };
+    let taken = 0;
+    for (const [key, answer] of Object.entries(responses)) {
+      if (!(key in pending)) continue;
+      answers[key] = answer;
+      delete remaining[key];
+      taken++;
+    }
+    if (taken === 0) return true;
+    const done = Object.keys(remaining).length === 0;
+    await store.update(
+      taskId,
+      done
+        ? { answers, inputRequests: undefined, status: 'working', statusMessage: undefined }
+        : { answers, inputRequests: remaining },
+    );
+    if (done) await store.signal({ kind: 'input', taskId });
+    await this.#changed(taskId);
+    return true;
+  }
+
+  /** Resolves once `taskId` is terminal (or gone), looking at the store at least every pollIntervalMs. */
+  async settled(taskId: string, signal: AbortSignal): Promise<TaskRecord | undefined> {
+    for (;;) {
+      const record = await this.#options.store.get(taskId);
+      if (record === undefined || isTerminal(record.status)) return record;
+      if (signal.aborted) return record;
+      await new Promise<void>((resolve) => {
+        const waiters = this.#waiters.get(taskId) ?? new Set();
+        this.#waiters.set(taskId, waiters);
+        const done = () => {
+          clearTimeout(timer);
+          waiters.delete(done);
+          if (waiters.size === 0) this.#waiters.delete(taskId);
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, record.pollIntervalMs);
+        waiters.add(done);
+        signal.addEventListener('abort', done, { once: true });
+      });
+    }
+  }
+
+  /** Shutdown: every task still running here is stopped and ends failed, saying why. */
+  stopAll(): void {
+    for (const running of this.#running.values()) {
+      running.cancellation.cancel('shutdown');
+      running.wake?.();
+    }
+  }
+
+  close(): void {
+    this.#unsubscribe();
+  }
+
+  async #run(
+    record: TaskRecord,
+    ctx: MethodContext,
+    tool: RegisteredTool,
+    args: Record<string, unknown>,
+    running: RunningTask,
+  ): Promise<void> {
+    const { engine, store } = this.#options;
+    const { cancellation } = running;
+    const legacy = record.era === 'legacy';
+    // A legacy task's questions go out on the session's own stream, tagged with the task: the
+    // stream of the request that created it has already ended.
+    const taskCtx: MethodContext = legacy
+      ? { ...ctx, sink: relatedTaskSink(ctx.session.sink, record.taskId) }
+      : ctx;
+    const peer = this.#options.peer ? { peer: this.#options.peer(taskCtx) } : {};
+    const budgetMs = effectiveBudgetMs(this.#options.timeoutMs, tool.timeoutMs);
+    let answers = record.answers ?? {};
+    let state = record.state;
+    for (let round = 0; ; round++) {
+      const outcome = await engine.run({
+        tool,
+        args,
+        budgetMs,
+        cancellation,
+        events: SILENT,
+        ...peer,
+        inputs: state === undefined ? { answers } : { answers, state },
+      });
+      if (cancellation.cancelled) {
+        // A client's cancel has already written `cancelled`; a shutdown has not.
+        if (cancellation.reason === 'shutdown') await this.#write(record, ctx, shutDown(tool));
+        return;
+      }
+      let questions: Question[] | undefined;
+      if (outcome.kind === 'input-required') questions = outcome.questions;
+      else if (outcome.kind === 'ok' && isInputRequiredReturn(outcome.value)) {
+        questions = questionsOf(outcome.value);
+        state = outcome.value.state;
+      }
+      if (questions === undefined) {
+        await this.#write(record, ctx, finalChange(record, tool, outcome));
+        return;
+      }
+      if (round >= MAX_ROUNDS) {
+        await this.#write(record, ctx, {
+          status: 'failed',
+          statusMessage: `The tool asked for input ${MAX_ROUNDS} times in a row`,
+          error: {
+            code: ErrorCode.InternalError,
+            message: `Tool "${tool.name}" asked for input ${MAX_ROUNDS} times in a row; it should finish`,
+          },
+        });
+        return;
+      }
+      const missing = questions.find(
+        ({ method }) => ctx.scope.clientCapabilities[QUESTION_METHODS[method].capability] === undefined,
+      );
+      if (missing !== undefined) {
+        const capability = QUESTION_METHODS[missing.method].capability;
+        const message = `Tool "${tool.name}" needs the client capability "${capability}" (to send ${missing.method}), which the client did not declare`;
+        await this.#write(record, ctx, {
+          status: 'failed',
+          statusMessage: message,
+          error: {
+            code: legacy ? ErrorCode.InvalidRequest : ErrorCode.MissingRequiredClientCapability,
+            message,
+            ...(legacy ? {} : { data: { requiredCapabilities: { [capability]: {} } } }),
+          },
+        });
+        return;
+      }
+      const inputRequests: Record<string, TaskQuestion> = {};
+      for (const { key, method, params } of questions) inputRequests[key] = { method, params };
+      const waiting: TaskChange = {
+        status: 'input_required',
+        inputRequests,
+        statusMessage: 'Waiting for input',
+      };
+      if (state !== undefined) waiting.state = state;
+      if ((await this.#write(record, ctx, waiting)) === undefined) return;
+      const next = legacy
+        ? await this.#askLive(record, taskCtx, questions, answers, cancellation)
+        : await this.#waitForInput(record.taskId, running);
+      if (next === undefined) {
+        if (cancellation.reason === 'shutdown') await this.#write(record, ctx, shutDown(tool));
+        return;
+      }
+      answers = next;
+      if (!legacy) {
+        const fresh = await store.get(record.taskId);
+        state = fresh?.state;
+      }
+    }
+  }
+
+  /** Legacy: asks the questions on the session, stores the answers, and works again. */
+  async #askLive(
+    record: TaskRecord,
+    ctx: MethodContext,
+    questions: Question[],
+    earlier: Record<string, unknown>,
+    cancellation: Cancellation,
+  ): Promise<Record<string, unknown> | undefined> {
+    let replies: unknown[];
+    try {
+      replies = await Promise.all(
+        questions.map(({ method, params }) =>
+          ctx.session.request(method, params, cancellation.signal, ctx.sink),
+        ),
+      );
+    } catch (error) {
+      if (cancellation.cancelled) return undefined;
+      const message = `The client did not answer the task's question: ${(error as Error)?.message ?? String(error)}`;
+      await this.#write(record, ctx, {
+        status: 'failed',
+        statusMessage: message,
+        result: { content: [{ type: 'text', text: message }], isError: true },
+      });
+      return undefined;
+    }
+    const answers = { ...earlier };
+    questions.forEach(({ key }, index) => {
+      answers[key] = replies[index];
+    });
+    const written = await this.#write(record, ctx, {
+      status: 'working',
+      statusMessage: undefined,
+      inputRequests: undefined,
+      answers,
+    });
+    return written === undefined ? undefined : answers;
+  }
+
+  /** Modern: waits until tasks/update has answered every question (or the task was cancelled). */
+  async #waitForInput(taskId: string, running: RunningTask): Promise<Record<string, unknown> | undefined> {
+    for (;;) {
+      if (running.cancellation.cancelled) return undefined;
+      const record = await this.#options.store.get(taskId);
+      if (record === undefined || isTerminal(record.status)) return undefined;
+      if (record.status === 'working') return record.answers ?? {};
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => resolve(), INPUT_RECHECK_MS);
+        running.wake = () => {
+          clearTimeout(timer);
+          running.wake = undefined;
+          resolve();
+        };
+      });
+    }
+  }
+
+  /** Writes a change (nothing, if the task is already terminal) and tells who waits for it. */
+  async #write(record: TaskRecord, ctx: MethodContext, change: TaskChange): Promise<TaskRecord | undefined> {
+    const written = await this.#options.store.update(record.taskId, change);
+    if (written === undefined) return undefined;
+    if (isTerminal(written.status)) this.#wakeWaiters(record.taskId);
+    await this.#changed(record.taskId);
+    // A legacy session hears each status change (notifications/tasks/status), while it is open.
+    if (record.era === 'legacy' && !ctx.session.closed) {
+      ctx.session.sink.send(notification('notifications/tasks/status', legacyTask(written)));
+    }
+    return written;
+  }
+
+  /** Tells every replica that `taskId` changed, when anyone listens for that. */
+  async #changed(taskId: string): Promise<void> {
+    if (this.#options.onChange === undefined) return;
+    await this.#options.store.signal({ kind: 'changed', taskId }).catch(() => {});
+  }
+
+  #wakeWaiters(taskId: string): void {
+    for (const wake of [...(this.#waiters.get(taskId) ?? [])]) wake();
+  }
+
+  #onSignal(signal: TaskSignal): void {
+    if (signal.kind === 'changed') {
+      const { onChange } = this.#options;
+      if (onChange === undefined) return;
+      this.#options.store
+        .get(signal.taskId)
+        .then((record) => record && onChange(record))
+        .catch(() => {});
+      return;
+    }
+    const running = this.#running.get(signal.taskId);
+    if (signal.kind === 'cancel') {
+      this.#wakeWaiters(signal.taskId);
+      running?.cancellation.cancel('cancelled');
+    }
+    running?.wake?.();
+  }
+
+  #ttlFor(ctx: MethodContext): number | null {
+    const server = this.#options.ttlMs;
+    const asked = (ctx.params.task as { ttl?: unknown } | undefined)?.ttl;
+    if (ctx.scope.era !== 'legacy' || typeof asked !== 'number' || !(asked > 0)) return server;
+    return server === null ? Math.floor(asked) : Math.min(server, Math.floor(asked));
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * The default task store: a Map in this process. Nothing to set up, nothing shared: right for one
+ * replica. Signals are plain function calls, and there are no leases to renew (a process that dies
+ * takes its tasks with it, and nobody else could have read them).
+ *
+ * Expiry is checked on every read and swept once a minute (an unref'd timer, so it never keeps a
+ * process alive), so an expired task is gone whether or not anyone asks for it.
+ */
+import type { TaskChange, TaskRecord } from './task-record.js';
+import { isTerminal } from './task-record.js';
+import type { TaskSignal, TaskStore } from './task-store.js';
+
+const SWEEP_EVERY_MS = 60_000;
+
+export class MemoryTaskStore implements TaskStore {
+  readonly #records = new Map<string, TaskRecord>();
+  readonly #listeners = new Set<(signal: TaskSignal) => void>();
+  readonly #now: () => number;
+  #sweeper: NodeJS.Timeout | undefined;
+
+  constructor(options: { now?: () => number } = {}) {
+    this.#now = options.now ?? Date.now;
+  }
+
+  async create(record: TaskRecord): Promise<void> {
+    if (this.#records.has(record.taskId)) throw new Error(`Task ${record.taskId} already exists`);
+    this.#records.set(record.taskId, structuredClone(record));
+    this.#sweeper ??= setInterval(() => this.#sweep(), SWEEP_EVERY_MS).unref();
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    const record = this.#live(taskId);
+    return record === undefined ? undefined : structuredClone(record);
+  }
+
+  async update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined> {
+    const record = this.#live(taskId);
+    if (record === undefined || isTerminal(record.status)) return undefined;
+    for (const [key, value] of Object.entries(change)) {
+      if (value === undefined) delete (record as unknown as Record<string, unknown>)[key];
+      else (record as unknown as Record<string, unknown>)[key] = structuredClone(value);
+    }
+    record.lastUpdatedAt = Math.max(this.#now(), record.lastUpdatedAt);
+    return structuredClone(record);
+  }
+
+  async list(owner: string, afterTaskId: string | undefined, limit: number): Promise<TaskRecord[]> {
+    const mine: TaskRecord[] = [];
+    for (const id of this.#records.keys()) {
+      const record = this.#live(id);
+      if (record?.owner === owner && (afterTaskId === undefined || record.taskId > afterTaskId)) {
+        mine.push(record);
+      }
+    }
+    mine.sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0));
+    return mine.slice(0, limit).map((record) => structuredClone(record));
+  }
+
+  async signal(signal: TaskSignal): Promise<void> {
+    for (const listener of this.#listeners) listener(signal);
+  }
+
+  subscribe(listener: (signal: TaskSignal) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  async ready(): Promise<void> {}
+
+  hold(_taskId: string): void {}
+
+  release(_taskId: string): void {}
+
+  async close(): Promise<void> {
+    clearInterval(this.#sweeper);
+    this.#listeners.clear();
+  }
+
+  #live(taskId: string): TaskRecord | undefined {
+    const record = this.#records.get(taskId);
+    if (record === undefined) return undefined;
+    if (record.ttlMs !== null && this.#now() >= record.createdAt + record.ttlMs) {
+      this.#records.delete(taskId);
+      return undefined;
+    }
+    return record;
+  }
+
+  #sweep(): void {
+    for (const id of [...this.#records.keys()]) this.#live(id);
+  }
+}

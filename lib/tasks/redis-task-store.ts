@@ -1,0 +1,271 @@
+/**
+ * The task store for several replicas: records in Redis, so any replica answers tasks/get and
+ * accepts tasks/cancel and tasks/update for any task; signals over Redis pub/sub, so a cancel
+ * reaches the replica that runs the task; leases, so a dead replica's tasks do not stay `working`.
+ *
+ * How it keeps the store contract (task-store.ts):
+ * - A record is one JSON string under `<prefix>task:<id>`, written with the task's TTL (PX), so it
+ *   is gone for every replica once the TTL has passed; updates keep that TTL (KEEPTTL).
+ * - An update is a compare-and-set: read, check that the record is not terminal, write only if
+ *   the stored text is still what was read (a small Lua script), retry otherwise. No JSON is
+ *   re-encoded inside Redis, so results keep their exact shape.
+ * - A replica that runs a task holds `<prefix>lease:<id>` (its replica id, PX leaseMs) and
+ *   renews it every leaseMs / 3. Every replica sweeps the running set every leaseMs / 2: a task
+ *   whose lease has lapsed is failed with a message that says its replica stopped.
+ * - tasks/list: one sorted set per owner (members scored 0, read in lexicographic order), cleaned
+ *   of expired ids as they are met.
+ */
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { ErrorCode } from '../protocol/error-codes.js';
+import type { TaskChange, TaskRecord } from './task-record.js';
+import { isTerminal } from './task-record.js';
+import type { TaskSignal, TaskStore } from './task-store.js';
+
+export interface RedisTaskStoreOptions {
+  /** `redis://[user:password@]host:port[/db]`: the Redis every replica shares. */
+  url: string;
+  /** Prefix of every key and of the signal channel (default `weft:`), to share one Redis safely. */
+  keyPrefix?: string;
+  /**
+   * How long a running task's lease lasts without renewal, in ms (default 10,000). When the replica
+   * running a task dies, the task is failed about this long later.
+   */
+  leaseMs?: number;
+}
+
+/** Writes `ARGV[2]` under KEYS[1] (keeping its TTL) only if it still holds `ARGV[1]`. */
+const COMPARE_AND_SET = `
+local current = redis.call('GET', KEYS[1])
+if current ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+return 1
+`;
+
+const MAX_UPDATE_TRIES = 32;
+
+export class RedisTaskStore implements TaskStore {
+  readonly #redis: Redis;
+  #subscriber: Redis | undefined;
+  #subscribed: Promise<unknown> | undefined;
+  readonly #prefix: string;
+  readonly #leaseMs: number;
+  readonly #replica = randomUUID();
+  readonly #held = new Set<string>();
+  readonly #listeners = new Set<(signal: TaskSignal) => void>();
+  readonly #timers: NodeJS.Timeout[] = [];
+  #closed = false;
+  readonly #url: string;
+  /** The last connection error, for a message that says why Redis could not be reached. */
+  #lastError: Error | undefined;
+
+  constructor(options: RedisTaskStoreOptions) {
+    if (typeof options?.url !== 'string' || !/^rediss?:\/\//.test(options.url)) {
+      throw new TypeError(
+        `RedisTaskStore: url must be a redis:// (or rediss://) URL such as redis://127.0.0.1:6379, got ${JSON.stringify(options?.url)}`,
+      );
+    }
+    const leaseMs = options.leaseMs ?? 10_000;
+    if (!Number.isInteger(leaseMs) || leaseMs < 300) {
+      throw new TypeError(
+        `RedisTaskStore: leaseMs must be a whole number of at least 300 ms, got ${leaseMs}`,
+      );
+    }
+    this.#prefix = options.keyPrefix ?? 'weft:';
+    this.#leaseMs = leaseMs;
+    this.#url = options.url.replace(/\/\/[^@/]*@/, '//***@');
+    this.#redis = new Redis(options.url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    // ioredis reconnects by itself; without a listener it would print every failed attempt.
+    this.#redis.on('error', (error: Error) => {
+      this.#lastError = error;
+    });
+    this.#redis.defineCommand('weftCompareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET });
+    this.#timers.push(
+      setInterval(() => this.#renew(), Math.floor(leaseMs / 3)).unref(),
+      setInterval(() => this.#sweep(), Math.floor(leaseMs / 2)).unref(),
+    );
+  }
+
+  async create(record: TaskRecord): Promise<void> {
+    const multi = this.#redis.multi();
+    const json = JSON.stringify(record);
+    if (record.ttlMs === null) multi.set(this.#taskKey(record.taskId), json, 'NX');
+    else {
+      const left = Math.max(1, record.createdAt + record.ttlMs - Date.now());
+      multi.set(this.#taskKey(record.taskId), json, 'PX', left, 'NX');
+    }
+    if (record.owner !== undefined) multi.zadd(this.#ownerKey(record.owner), 0, record.taskId);
+    const replies = await multi.exec();
+    if (replies?.[0]?.[1] !== 'OK') throw new Error(`Task ${record.taskId} already exists`);
+  }
+
+  async get(taskId: string): Promise<TaskRecord | undefined> {
+    const raw = await this.#redis.get(this.#taskKey(taskId));
+    return raw === null ? undefined : (JSON.parse(raw) as TaskRecord);
+  }
+
+  async update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined> {
+    const key = this.#taskKey(taskId);
+    for (let attempt = 0; attempt < MAX_UPDATE_TRIES; attempt++) {
+      const raw = await this.#redis.get(key);
+      if (raw === null) return undefined;
+      const record = JSON.parse(raw) as TaskRecord;
+      if (isTerminal(record.status)) return undefined;
+      for (const [field, value] of Object.entries(change)) {
+        if (value === undefined) delete (record as unknown as Record<string, unknown>)[field];
+        else (record as unknown as Record<string, unknown>)[field] = value;
+      }
+      record.lastUpdatedAt = Math.max(Date.now(), record.lastUpdatedAt);
+      const next = JSON.stringify(record);
+      const written = await (
+        this.#redis as unknown as {
+          weftCompareAndSet(key: string, old: string, next: string): Promise<number>;
+        }
+      ).weftCompareAndSet(key, raw, next);
+      if (written === 1) return record;
+    }
+    throw new Error(`Task ${taskId}: ${MAX_UPDATE_TRIES} concurrent updates in a row; giving up on this one`);
+  }
+
+  async list(owner: string, afterTaskId: string | undefined, limit: number): Promise<TaskRecord[]> {
+    const key = this.#ownerKey(owner);
+    const found: TaskRecord[] = [];
+    let from = afterTaskId === undefined ? '-' : `(${afterTaskId}`;
+    while (found.length < limit) {
+      const ids = await this.#redis.zrangebylex(key, from, '+', 'LIMIT', 0, limit);
+      if (ids.length === 0) break;
+      const raws = await this.#redis.mget(ids.map((id) => this.#taskKey(id)));
+      const gone: string[] = [];
+      ids.forEach((id, index) => {
+        const raw = raws[index];
+        if (raw === null || raw === undefined) gone.push(id);
+        else if (found.length < limit) found.push(JSON.parse(raw) as TaskRecord);
+      });
+      if (gone.length > 0) await this.#redis.zrem(key, ...gone);
+      from = `(${ids[ids.length - 1]}`;
+    }
+    return found;
+  }
+
+  async signal(signal: TaskSignal): Promise<void> {
+    await this.#redis.publish(this.#channel(), JSON.stringify(signal));
+  }
+
+  subscribe(listener: (signal: TaskSignal) => void): () => void {
+    this.#listeners.add(listener);
+    if (this.#subscriber === undefined) {
+      const subscriber = this.#redis.duplicate();
+      this.#subscriber = subscriber;
+      subscriber.on('error', (error: Error) => {
+        this.#lastError = error;
+      });
+      subscriber.on('message', (_channel: string, message: string) => {
+        let signal: TaskSignal;
+        try {
+          signal = JSON.parse(message) as TaskSignal;
+        } catch {
+          return;
+        }
+        for (const each of this.#listeners) each(signal);
+      });
+      this.#subscribed = subscriber.subscribe(this.#channel()).catch(() => {});
+    }
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Resolves once the signal channel is subscribed (signals published before that are not heard). */
+  async ready(): Promise<void> {
+    try {
+      await this.#redis.ping();
+    } catch (error) {
+      const why = this.#lastError?.message ?? (error as Error)?.message ?? String(error);
+      throw new Error(
+        `RedisTaskStore: cannot reach Redis at ${this.#url} (${why}); check the url and that the server is running`,
+      );
+    }
+    await this.#subscribed;
+  }
+
+  hold(taskId: string): void {
+    this.#held.add(taskId);
+    this.#redis
+      .multi()
+      .set(this.#leaseKey(taskId), this.#replica, 'PX', this.#leaseMs)
+      .sadd(this.#runningKey(), taskId)
+      .exec()
+      .catch(() => {});
+  }
+
+  release(taskId: string): void {
+    this.#held.delete(taskId);
+    this.#redis
+      .multi()
+      .del(this.#leaseKey(taskId))
+      .srem(this.#runningKey(), taskId)
+      .exec()
+      .catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#listeners.clear();
+    await Promise.all(
+      [this.#subscriber, this.#redis].map((connection) =>
+        connection?.quit().catch(() => connection.disconnect()),
+      ),
+    );
+  }
+
+  #renew(): void {
+    if (this.#held.size === 0 || this.#closed) return;
+    const pipeline = this.#redis.pipeline();
+    for (const taskId of this.#held) pipeline.set(this.#leaseKey(taskId), this.#replica, 'PX', this.#leaseMs);
+    pipeline.exec().catch(() => {});
+  }
+
+  /** Fails the tasks whose replica stopped renewing their lease. */
+  async #sweep(): Promise<void> {
+    if (this.#closed) return;
+    try {
+      const running = await this.#redis.smembers(this.#runningKey());
+      const others = running.filter((taskId) => !this.#held.has(taskId));
+      if (others.length === 0) return;
+      const leases = await this.#redis.mget(others.map((taskId) => this.#leaseKey(taskId)));
+      for (const [index, taskId] of others.entries()) {
+        if (leases[index] !== null) continue;
+        const message = `The server replica running this task stopped (its lease lapsed ${this.#leaseMs} ms after its last renewal); the work is lost, run the tool again`;
+        await this.update(taskId, {
+          status: 'failed',
+          statusMessage: message,
+          error: { code: ErrorCode.InternalError, message },
+          inputRequests: undefined,
+        });
+        await this.#redis.srem(this.#runningKey(), taskId);
+      }
+    } catch {
+      // Redis is unreachable for now; the next sweep tries again.
+    }
+  }
+
+  #taskKey(taskId: string): string {
+    return `${this.#prefix}task:${taskId}`;
+  }
+
+  #leaseKey(taskId: string): string {
+    return `${this.#prefix}lease:${taskId}`;
+  }
+
+  #ownerKey(owner: string): string {
+    return `${this.#prefix}owner:${owner}`;
+  }
+
+  #runningKey(): string {
+    return `${this.#prefix}running`;
+  }
+
+  #channel(): string {
+    return `${this.#prefix}signals`;
+  }
+}
