@@ -21,6 +21,7 @@ import { isSupportedVersion, LEGACY_VERSIONS } from '../protocol/versions.js';
 import type { Connect } from './connection.js';
 import { acceptOf, header, reply, sendJson } from './http-replies.js';
 import { HttpSession, STANDALONE_STREAM } from './http-session.js';
+import { settlesWithinOneTurn } from './posted-message.js';
 import { SseWriter } from './sse-writer.js';
 
 export interface LegacyHttpOptions {
@@ -144,16 +145,7 @@ export class LegacyHttpSessions {
     };
     const headers = { 'mcp-session-id': session.id };
     let pending = session.connection.receive(value, replyTo);
-    // Most calls finish within a turn of the event loop (an inline echo, a list): wait that long, so
-    // they get a plain JSON answer instead of the cost of a stream.
-    if (pending !== undefined) {
-      let done = false;
-      pending = pending.then(() => {
-        done = true;
-      });
-      await new Promise((resolve) => setImmediate(resolve));
-      if (done) pending = undefined;
-    }
+    if (pending !== undefined && (await settlesWithinOneTurn(pending))) pending = undefined;
     const onlyResponses = buffered.every(isAnswer);
     if (pending === undefined && (onlyResponses || !acceptsSse)) {
       const answer = buffered.find(isAnswer);

@@ -28,6 +28,7 @@ import type { MessageSink } from '../router/session.js';
 import type { Connect, Connection } from './connection.js';
 import { sendJson } from './http-replies.js';
 import { checkModernRequest, type ModernRouting } from './modern-request-checks.js';
+import { settlesWithinOneTurn } from './posted-message.js';
 import { SseWriter } from './sse-writer.js';
 
 export interface ModernHttpOptions {
@@ -147,16 +148,7 @@ export class ModernHttpRequests {
     try {
       if (exchange.over) return;
       let pending = exchange.connection.receive(body, sink);
-      // Most requests are answered within a turn of the event loop (a list, an inline echo): wait
-      // that long, so they get a plain JSON answer instead of the cost of a stream.
-      if (pending !== undefined) {
-        let done = false;
-        pending = pending.then(() => {
-          done = true;
-        });
-        await new Promise((resolve) => setImmediate(resolve));
-        if (done) pending = undefined;
-      }
+      if (pending !== undefined && (await settlesWithinOneTurn(pending))) pending = undefined;
       if (exchange.over) return;
       if (pending === undefined && (buffered.every(isResponse) || !acceptsSse)) {
         return answerJson(response, exchange.connection, buffered.find(isResponse));

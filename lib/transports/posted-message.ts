@@ -53,3 +53,17 @@ export async function readPostedMessage(
   }
   return { body: body.value, acceptsSse: accept.sse };
 }
+
+/**
+ * Most requests are answered within a turn of the event loop (a list, an inline echo): waiting that
+ * long lets them get a plain JSON answer instead of the cost of a stream. True when `pending` settled
+ * within the turn.
+ */
+export async function settlesWithinOneTurn(pending: Promise<void>): Promise<boolean> {
+  let done = false;
+  pending.then(() => {
+    done = true;
+  });
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+}
