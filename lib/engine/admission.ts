@@ -31,6 +31,13 @@ export class Admission {
   readonly #maxQueue: number;
   readonly #running = new Map<string, number>();
   #queue: Waiter[] = [];
+  /**
+   * Queued calls that need no thread (inline tools held back only by their own `concurrency`). While
+   * there are none and no thread is free, nothing in the queue can start, and a release need not
+   * look at it: under pipelined load the queue holds every call in flight but two, and scanning it
+   * on every release made each call's cost grow with the queue's length.
+   */
+  #queuedWithoutThread = 0;
 
   constructor(options: { threads: number; maxQueue: number }) {
     this.#freeThreads = options.threads;
@@ -72,11 +79,12 @@ export class Admission {
     }
     const waiter: Waiter = { tool, needsThread, granted };
     this.#queue.push(waiter);
+    if (!needsThread) this.#queuedWithoutThread++;
     return {
       withdraw: () => {
         const index = this.#queue.indexOf(waiter);
         if (index < 0) return false;
-        this.#queue.splice(index, 1);
+        this.#removeAt(index);
         return true;
       },
     };
@@ -134,13 +142,20 @@ export class Admission {
 
   #drain(): void {
     for (let i = 0; i < this.#queue.length; ) {
+      if (this.#freeThreads === 0 && this.#queuedWithoutThread === 0) return;
       const waiter = this.#queue[i]!;
       if (this.#canStart(waiter.tool, waiter.needsThread)) {
-        this.#queue.splice(i, 1);
+        this.#removeAt(i);
         waiter.granted(this.#take(waiter.tool, waiter.needsThread));
       } else {
         i++;
       }
     }
+  }
+
+  /** The head, where grants happen, is taken with shift(), which V8 does without moving the rest. */
+  #removeAt(index: number): void {
+    const waiter = index === 0 ? this.#queue.shift()! : this.#queue.splice(index, 1)[0]!;
+    if (!waiter.needsThread) this.#queuedWithoutThread--;
   }
 }

@@ -78,9 +78,16 @@ export class ClientRequestTable {
     return true;
   }
 
-  rejectAll(error: unknown): void {
+  /**
+   * `error` is made only when something waits: a modern HTTP request is a session of its own, closed
+   * as it is answered, and an Error (with its stack trace) built for every one of them cost about a
+   * twentieth of the server's time per echo.
+   */
+  rejectAll(error: () => unknown): void {
+    if (this.#pending.size === 0) return;
     const all = [...this.#pending.values()];
     this.#pending.clear();
-    for (const pending of all) pending.reject(error);
+    const reason = error();
+    for (const pending of all) pending.reject(reason);
   }
 }

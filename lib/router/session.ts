@@ -109,7 +109,7 @@ export class Session {
     this.#closed = true;
     this.cancelAll('cancelled');
     this.#clientRequests.rejectAll(
-      new ProtocolError(-32000, 'The session closed before the client answered'),
+      () => new ProtocolError(-32000, 'The session closed before the client answered'),
     );
   }
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { TimeoutError } from 'p-timeout';
 import { addDemoTools } from '../../examples/demo-tools.js';
 import { McpServer } from '../../lib/index.js';
 import {
@@ -51,6 +52,15 @@ const server = addDemoTools(
     handler: async ({ ms }) => {
       await new Promise((resolve) => setTimeout(resolve, ms));
       return `${Date.now()}`;
+    },
+  })
+  .tool({
+    name: 'inline_own_timeout',
+    inputSchema: { type: 'object' },
+    handler: () => {
+      // What a handler's own timeout library throws (weft itself once used this one): the
+      // handler's error, not weft's deadline.
+      throw new TimeoutError('upstream took too long');
     },
   })
   .tool({
@@ -239,6 +249,15 @@ describe('inline tools', () => {
     const reply = await client.callTool('inline_slow', {});
     assert.equal(reply.result?.isError, true);
     assert.match(text(reply), /200 ms deadline/);
+  });
+
+  it("answers a handler's own TimeoutError as its error, not as weft's deadline", async () => {
+    const started = Date.now();
+    const reply = await client.callTool('inline_own_timeout', {});
+    assert.equal(reply.result?.isError, true);
+    assert.match(text(reply), /upstream took too long/);
+    assert.doesNotMatch(text(reply), /deadline/);
+    assert.ok(Date.now() - started < 5_000);
   });
 
   it('runs at most `concurrency` calls of a tool at once', async () => {
