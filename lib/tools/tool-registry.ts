@@ -15,6 +15,7 @@ import { findHeaderParams } from './header-params.js';
 import type { RegisteredTool, ToolDescriptor } from './registered-tool.js';
 import type { SchemaCompiler, Validator } from './schema-compiler.js';
 import { TOOL_OPTION_KEYS, type ToolDefinition } from './tool-definition.js';
+import { checkToolUi } from './tool-ui.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const DESCRIPTOR_KEYS = ['title', 'description', 'outputSchema', 'annotations', 'icons', '_meta'] as const;
@@ -155,6 +156,8 @@ export class ToolRegistry {
     }
 
     const descriptor = describe(definition);
+    const meta = checkToolUi(definition.ui, definition._meta, fail);
+    if (meta !== undefined) descriptor._meta = meta;
     if (task !== undefined) descriptor.execution = { taskSupport: task };
     // What tools/list sends, checked now: otherwise every listing would fail at run time.
     const listed = encodeJson(descriptor);
