@@ -49,7 +49,15 @@ export function addDemoTools(server: McpServer): McpServer {
     .tool(hashChain)
     .tool(primes)
     .tool(regexSearch)
-    .tool(compress)
+    .tool(compress);
+}
+
+/**
+ * The demo's MCP App: `prime_density` and the bar chart a host renders for it. Kept apart from
+ * addDemoTools (like regional_echo) so the tool set the tests and benchmarks count stays the same.
+ */
+export function addDemoApp(server: McpServer): McpServer {
+  return server
     .uiResource({
       uri: PRIME_DENSITY_APP,
       name: 'prime-density-chart',

@@ -16,7 +16,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
-import { addDemoTools } from '../../examples/demo-tools.js';
+import { addDemoApp, addDemoTools } from '../../examples/demo-tools.js';
 import { McpServer } from '../../lib/index.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
@@ -109,7 +109,9 @@ describe('an MCP App in headless Chromium, through the ext-apps host bridge', { 
     hostOrigin = `http://localhost:${hostPort}`;
     otherOrigin = `http://127.0.0.1:${hostPort}`;
 
-    mcp = addDemoTools(new McpServer({ name: 'weft-demo', version: '0.1.0', pool: { maxThreads: 1 } }));
+    mcp = addDemoApp(
+      addDemoTools(new McpServer({ name: 'weft-demo', version: '0.1.0', pool: { maxThreads: 1 } })),
+    );
     const handle = mcp.handler({ cors: { origins: [hostOrigin] } });
     weft = createServer((request: IncomingMessage, response) => {
       const entry: SeenRequest = {
