@@ -39,6 +39,7 @@ export {
   type QuestionMethod,
 } from './tools/client-questions.js';
 export type { CallToolResult, ContentBlock } from './tools/content.js';
+export type { InferInput, InferOutput, StandardSchemaV1 } from './tools/standard-schema.js';
 export {
   CallAbandonedError,
   type ClientAsking,
@@ -66,6 +67,7 @@ export {
   type ToolHandler,
   type ToolIcon,
   type ToolReturn,
+  type ToolSchema,
   type WorkerResourceLimits,
 } from './tools/tool-definition.js';
 export { ToolRegistrationError } from './tools/tool-registry.js';

@@ -33,7 +33,7 @@ import { addToolMethods } from './router/tool-methods.js';
 import { checkServerOptions, type ListenOptions, type McpServerOptions } from './server-options.js';
 import { MemoryTaskStore } from './tasks/memory-task-store.js';
 import { SchemaCompiler } from './tools/schema-compiler.js';
-import type { DefinedTool, ObjectSchema, ToolDefinition } from './tools/tool-definition.js';
+import type { DefinedTool, ToolDefinition, ToolSchema } from './tools/tool-definition.js';
 import { ToolRegistry } from './tools/tool-registry.js';
 import type { Connection } from './transports/connection.js';
 import type { ModernRouting } from './transports/modern-request-checks.js';
@@ -152,7 +152,7 @@ export class McpServer {
    * the definition throws here, with a message that says what to fix.
    */
   tool(definition: DefinedTool): this;
-  tool<const S extends ObjectSchema, const O extends ObjectSchema | undefined = undefined>(
+  tool<const S extends ToolSchema, const O extends ToolSchema | undefined = undefined>(
     definition: ToolDefinition<S, O>,
   ): this;
   tool(definition: unknown): this {
