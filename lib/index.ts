@@ -10,6 +10,7 @@ export type {
   PromptResult,
   PromptReturn,
 } from './prompts/prompt-definition.js';
+export type { SchemaPromptDefinition } from './prompts/prompt-schema.js';
 export type { PromptsView } from './prompts/prompts-view.js';
 export type { CacheScope, Era } from './protocol/eras.js';
 export { ErrorCode } from './protocol/error-codes.js';
