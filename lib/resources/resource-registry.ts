@@ -105,6 +105,11 @@ export class ResourceRegistry {
     return this.#sortedTemplates.map((key) => ({ key, descriptor: this.#templates.get(key)!.descriptor }));
   }
 
+  /** The declared mimeType of the resource registered at exactly this URI (templates not included). */
+  mimeTypeOf(uri: string): string | undefined {
+    return this.#resources.get(uri)?.definition.mimeType;
+  }
+
   template(uriTemplate: string): RegisteredTemplate | undefined {
     return this.#templates.get(uriTemplate);
   }
