@@ -10,13 +10,13 @@ import {
   toPromptResult,
 } from './prompt-definition.js';
 
-const PROMPT_KEYS = new Set(['name', 'title', 'description', 'arguments', 'icons', '_meta', 'get']);
+const PROMPT_KEYS = new Set(['name', 'title', 'description', 'arguments', 'icons', '_meta', 'get', 'tags']);
 const ARGUMENT_KEYS = new Set(['name', 'title', 'description', 'required', 'complete']);
 
 export class PromptRegistry {
   readonly #prompts = new Map<string, { definition: PromptDefinition; descriptor: object }>();
   readonly #onChange: () => void;
-  #sorted: { name: string; descriptor: object }[] | undefined;
+  #sorted: { name: string; descriptor: object; tags: readonly string[] | undefined }[] | undefined;
 
   constructor(onChange: () => void) {
     this.#onChange = onChange;
@@ -52,7 +52,7 @@ export class PromptRegistry {
       }
       seen.add(argument.name);
     }
-    const { get: _get, ...published } = definition;
+    const { get: _get, tags: _tags, ...published } = definition;
     const descriptor = {
       ...published,
       ...(definition.arguments
@@ -73,10 +73,13 @@ export class PromptRegistry {
     return removed;
   }
 
-  sorted(): { name: string; descriptor: object }[] {
+  sorted(): { name: string; descriptor: object; tags: readonly string[] | undefined }[] {
     this.#sorted ??= [...this.#prompts.keys()]
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-      .map((name) => ({ name, descriptor: this.#prompts.get(name)!.descriptor }));
+      .map((name) => {
+        const { definition, descriptor } = this.#prompts.get(name)!;
+        return { name, descriptor, tags: definition.tags };
+      });
     return this.#sorted;
   }
 

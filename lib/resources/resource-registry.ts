@@ -22,7 +22,17 @@ import { UriTemplate } from './uri-template.js';
 /** MCP's legacy code for "no resource with that URI" (the spec's -32002). */
 export const RESOURCE_NOT_FOUND = ErrorCode.ResourceNotFound;
 
-const COMMON_KEYS = ['name', 'title', 'description', 'mimeType', 'annotations', 'icons', '_meta', 'read'];
+const COMMON_KEYS = [
+  'name',
+  'title',
+  'description',
+  'mimeType',
+  'annotations',
+  'icons',
+  '_meta',
+  'read',
+  'tags',
+];
 const RESOURCE_KEYS = new Set([...COMMON_KEYS, 'uri', 'size']);
 const TEMPLATE_KEYS = new Set([...COMMON_KEYS, 'uriTemplate', 'complete']);
 
@@ -56,7 +66,7 @@ export class ResourceRegistry {
     if (this.#resources.has(definition.uri)) {
       throw new TypeError(`${where} is already registered; each resource needs its own URI`);
     }
-    this.#resources.set(definition.uri, { definition, descriptor: describe(definition, ['read']) });
+    this.#resources.set(definition.uri, { definition, descriptor: describe(definition, ['read', 'tags']) });
     this.#sortedResources = undefined;
     this.#onChange();
   }
@@ -78,7 +88,7 @@ export class ResourceRegistry {
     this.#templates.set(definition.uriTemplate, {
       definition,
       template,
-      descriptor: describe(definition, ['read', 'complete']),
+      descriptor: describe(definition, ['read', 'complete', 'tags']),
     });
     this.#sortedTemplates = undefined;
     this.#onChange();
@@ -95,9 +105,12 @@ export class ResourceRegistry {
   }
 
   /** Resource descriptors keyed by URI, in URI order. */
-  sortedResources(): { key: string; descriptor: object }[] {
+  sortedResources(): { key: string; descriptor: object; tags: readonly string[] | undefined }[] {
     this.#sortedResources ??= [...this.#resources.keys()].sort(byCodeUnit);
-    return this.#sortedResources.map((key) => ({ key, descriptor: this.#resources.get(key)!.descriptor }));
+    return this.#sortedResources.map((key) => {
+      const { definition, descriptor } = this.#resources.get(key)!;
+      return { key, descriptor, tags: definition.tags };
+    });
   }
 
   sortedTemplates(): { key: string; descriptor: object }[] {

@@ -32,6 +32,8 @@ interface RegisteredToolBase {
   readonly name: string;
   readonly definition: ToolDefinition<never, never>;
   readonly descriptor: ToolDescriptor;
+  /** The definition's `tags` (local to the server, never published). */
+  readonly tags: readonly string[] | undefined;
   readonly validateArguments: Validator;
   /** The arguments its `x-mcp-header` annotations mirror into `Mcp-Param-*` headers (checked at registration). */
   readonly headerParams: readonly HeaderParam[];

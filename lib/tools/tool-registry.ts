@@ -154,6 +154,14 @@ export class ToolRegistry {
         fail("beforeTask runs before a task is created; add task: 'optional' or 'required'");
     }
 
+    const { tags } = definition;
+    if (
+      tags !== undefined &&
+      !(Array.isArray(tags) && tags.every((tag) => typeof tag === 'string' && tag !== ''))
+    ) {
+      fail('tags must be an array of non-empty strings');
+    }
+
     const descriptor = describe(definition);
     if (task !== undefined) descriptor.execution = { taskSupport: task };
     // What tools/list sends, checked now: otherwise every listing would fail at run time.
@@ -163,6 +171,7 @@ export class ToolRegistry {
       name: definition.name,
       definition: definition as unknown as ToolDefinition<never, never>,
       descriptor,
+      tags,
       validateArguments,
       headerParams,
       validateOutput,
