@@ -8,8 +8,10 @@
  *
  * A read tries the exact URIs first, then the templates in template order; the first match wins.
  */
+
 import { ErrorCode } from '../protocol/error-codes.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
+import { checkTags, TagFilter } from '../tag-filter.js';
 import {
   type ReadContext,
   type ResourceContents,
@@ -49,8 +51,20 @@ export class ResourceRegistry {
   #sortedResources: string[] | undefined;
   #sortedTemplates: string[] | undefined;
 
-  constructor(onChange: () => void) {
+  readonly #tags: TagFilter;
+
+  constructor(onChange: () => void, tags = new TagFilter()) {
     this.#onChange = onChange;
+    this.#tags = tags;
+  }
+
+  /** The tag filter changed for `tag`: resources carrying it appear or vanish (list_changed). */
+  tagChanged(tag: string): void {
+    const entries = [...this.#resources.values(), ...this.#templates.values()];
+    if (!entries.some((entry) => entry.definition.tags?.includes(tag))) return;
+    this.#sortedResources = undefined;
+    this.#sortedTemplates = undefined;
+    this.#onChange();
   }
 
   get isEmpty(): boolean {
@@ -106,7 +120,9 @@ export class ResourceRegistry {
 
   /** Resource descriptors keyed by URI, in URI order. */
   sortedResources(): { key: string; descriptor: object; tags: readonly string[] | undefined }[] {
-    this.#sortedResources ??= [...this.#resources.keys()].sort(byCodeUnit);
+    this.#sortedResources ??= [...this.#resources.keys()]
+      .filter((key) => this.#tags.visible(this.#resources.get(key)!.definition.tags))
+      .sort(byCodeUnit);
     return this.#sortedResources.map((key) => {
       const { definition, descriptor } = this.#resources.get(key)!;
       return { key, descriptor, tags: definition.tags };
@@ -114,21 +130,32 @@ export class ResourceRegistry {
   }
 
   sortedTemplates(): { key: string; descriptor: object }[] {
-    this.#sortedTemplates ??= [...this.#templates.keys()].sort(byCodeUnit);
+    this.#sortedTemplates ??= [...this.#templates.keys()]
+      .filter((key) => this.#tags.visible(this.#templates.get(key)!.definition.tags))
+      .sort(byCodeUnit);
     return this.#sortedTemplates.map((key) => ({ key, descriptor: this.#templates.get(key)!.descriptor }));
   }
 
   template(uriTemplate: string): RegisteredTemplate | undefined {
-    return this.#templates.get(uriTemplate);
+    const entry = this.#templates.get(uriTemplate);
+    return entry && this.#tags.visible(entry.definition.tags) ? entry : undefined;
   }
 
   has(uri: string): boolean {
-    if (this.#resources.has(uri)) return true;
-    return [...this.#templates.values()].some((entry) => entry.template.match(uri) !== undefined);
+    if (this.#exact(uri)) return true;
+    return this.sortedTemplates().some(
+      ({ key }) => this.#templates.get(key)!.template.match(uri) !== undefined,
+    );
+  }
+
+  /** The resource with exactly this URI, unless its tags hide it. */
+  #exact(uri: string): { definition: ResourceDefinition; descriptor: object } | undefined {
+    const entry = this.#resources.get(uri);
+    return entry && this.#tags.visible(entry.definition.tags) ? entry : undefined;
   }
 
   async read(uri: string, ctx: ReadContext): Promise<ResourceContents[]> {
-    const exact = this.#resources.get(uri);
+    const exact = this.#exact(uri);
     if (exact) return toContents(uri, exact.definition.mimeType, await exact.definition.read(uri, ctx));
     for (const key of this.sortedTemplates().map((entry) => entry.key)) {
       const entry = this.#templates.get(key)!;
@@ -153,6 +180,7 @@ function checkCommon(definition: object, keys: ReadonlySet<string>, where: strin
     throw new TypeError(`${where}: name must be a non-empty string`);
   if (typeof read !== 'function')
     throw new TypeError(`${where}: read must be a function that returns its contents`);
+  checkTags((definition as { tags?: unknown }).tags, where);
 }
 
 function describe(definition: object, omit: string[]): Record<string, unknown> {

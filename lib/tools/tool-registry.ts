@@ -6,10 +6,12 @@
  * The listing is kept sorted by name (code-unit order) because cursor pagination is only sound over
  * a stable total order.
  */
+
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { encodeJson } from '../protocol/message-encoding.js';
+import { TagFilter } from '../tag-filter.js';
 import { findHandler } from './handler-export.js';
 import { findHeaderParams } from './header-params.js';
 import type { RegisteredTool, ToolDescriptor } from './registered-tool.js';
@@ -29,9 +31,19 @@ export class ToolRegistry {
   readonly #compiler: SchemaCompiler;
   readonly #onChange: () => void;
 
-  constructor(compiler: SchemaCompiler, onChange: () => void = () => {}) {
+  readonly #tags: TagFilter;
+
+  constructor(compiler: SchemaCompiler, onChange: () => void = () => {}, tags = new TagFilter()) {
     this.#compiler = compiler;
     this.#onChange = onChange;
+    this.#tags = tags;
+  }
+
+  /** The tag filter changed for `tag`: tools carrying it appear or vanish (list_changed). */
+  tagChanged(tag: string): void {
+    if (![...this.#tools.values()].some((tool) => tool.tags?.includes(tag))) return;
+    this.#sorted = undefined;
+    this.#onChange();
   }
 
   add(definition: ToolDefinition<never, never>): RegisteredTool {
@@ -57,7 +69,7 @@ export class ToolRegistry {
    */
   async verifyBlockingModules(): Promise<void> {
     const problems: string[] = [];
-    for (const tool of this.sorted()) {
+    for (const tool of this.#tools.values()) {
       if (!tool.blocking) continue;
       try {
         const module = (await import(tool.moduleUrl)) as Record<string, unknown>;
@@ -72,20 +84,22 @@ export class ToolRegistry {
     if (problems.length > 0) throw new ToolRegistrationError(problems.join('\n'));
   }
 
+  /** The tool by name, unless its tags hide it. */
   get(name: string): RegisteredTool | undefined {
-    return this.#tools.get(name);
+    const tool = this.#tools.get(name);
+    return tool === undefined || this.#tags.open || this.#tags.visible(tool.tags) ? tool : undefined;
   }
 
   get size(): number {
     return this.#tools.size;
   }
 
-  /** All tools in name order; the array is cached until the set changes. */
+  /** All tools their tags let through, in name order; the array is cached until the set changes. */
   sorted(): readonly RegisteredTool[] {
     if (this.#sorted === undefined) {
-      this.#sorted = [...this.#tools.values()].sort((a, b) =>
-        a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-      );
+      this.#sorted = [...this.#tools.values()]
+        .filter((tool) => this.#tags.visible(tool.tags))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     }
     return this.#sorted;
   }
