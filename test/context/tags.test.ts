@@ -80,10 +80,8 @@ describe('tags', () => {
     const client = await connected(server);
     try {
       assert.deepEqual(names(await client.request('tools/list'), 'tools'), ['add']);
-      assert.ok(
       const hidden = await client.callTool('plain', {});
       assert.ok(hidden.error || hidden.result?.isError, 'an untagged tool is hidden under enabledTags');
-      );
       assert.equal((await client.callTool('add', {})).result?.content?.[0]?.text, 'sum');
     } finally {
       client.close();
