@@ -140,3 +140,38 @@ export const readFromProcess = defineTool({
     });
   },
 });
+
+/** What the inline tool below saw; read in the server's own process (the inline tool runs there). */
+export const innerCalls = { started: 0, aborted: 0 };
+
+/** Waits until its call is cancelled, and counts that it was. */
+export const waitsForCancel = defineTool({
+  name: 'waits_for_cancel',
+  inputSchema: noArgs,
+  handler: (_args, ctx) => {
+    innerCalls.started++;
+    return new Promise((resolve) =>
+      ctx.signal.addEventListener('abort', () => {
+        innerCalls.aborted++;
+        resolve('stopped');
+      }),
+    );
+  },
+});
+
+export const outerInThread = defineTool({
+  name: 'outer_in_thread',
+  inputSchema: noArgs,
+  blocking: true,
+  module: import.meta.url,
+  handler: (_args, ctx) => ctx.tools().call('waits_for_cancel'),
+});
+
+export const outerInProcess = defineTool({
+  name: 'outer_in_process',
+  inputSchema: noArgs,
+  blocking: true,
+  isolation: 'process',
+  module: import.meta.url,
+  handler: (_args, ctx) => ctx.tools().call('waits_for_cancel'),
+});
