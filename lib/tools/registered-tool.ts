@@ -32,6 +32,8 @@ interface RegisteredToolBase {
   readonly name: string;
   readonly definition: ToolDefinition<never, never>;
   readonly descriptor: ToolDescriptor;
+  /** The definition's `tags` (local to the server, never published). */
+  readonly tags: readonly string[] | undefined;
   /**
    * Checks a call's arguments: with a JSON Schema they pass as sent; with a Standard Schema the
    * handler gets the schema's output (defaults, transforms applied). Asynchronous only when the

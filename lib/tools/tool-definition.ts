@@ -92,6 +92,11 @@ interface ToolCommon<S extends ToolSchema, O extends ToolSchema | undefined> {
   annotations?: ToolAnnotations;
   icons?: ToolIcon[];
   _meta?: Record<string, unknown>;
+  /**
+   * Labels for the server's own use (enable or disable by tag, `ctx.*().list({ tags })`); never
+   * published: put them in `_meta` too if clients should see them.
+   */
+  tags?: readonly string[];
   /** This tool's deadline in ms; it can only tighten the server's `timeoutMs`. 0 = none of its own. */
   timeoutMs?: number;
   /** At most this many calls of this tool run at once; more wait in the bounded queue. */
@@ -185,6 +190,7 @@ export const TOOL_OPTION_KEYS: ReadonlySet<string> = new Set([
   'annotations',
   'icons',
   '_meta',
+  'tags',
   'timeoutMs',
   'concurrency',
   'structuredFailure',

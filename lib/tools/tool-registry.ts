@@ -6,10 +6,12 @@
  * The listing is kept sorted by name (code-unit order) because cursor pagination is only sound over
  * a stable total order.
  */
+
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { encodeJson } from '../protocol/message-encoding.js';
+import { TagFilter } from '../tag-filter.js';
 import { findHandler } from './handler-export.js';
 import { findHeaderParams } from './header-params.js';
 import type { RegisteredTool, ToolDescriptor } from './registered-tool.js';
@@ -31,9 +33,19 @@ export class ToolRegistry {
   readonly #compiler: SchemaCompiler;
   readonly #onChange: () => void;
 
-  constructor(compiler: SchemaCompiler, onChange: () => void = () => {}) {
+  readonly #tags: TagFilter;
+
+  constructor(compiler: SchemaCompiler, onChange: () => void = () => {}, tags = new TagFilter()) {
     this.#compiler = compiler;
     this.#onChange = onChange;
+    this.#tags = tags;
+  }
+
+  /** The tag filter changed for `tag`: tools carrying it appear or vanish (list_changed). */
+  tagChanged(tag: string): void {
+    if (![...this.#tools.values()].some((tool) => tool.tags?.includes(tag))) return;
+    this.#sorted = undefined;
+    this.#onChange();
   }
 
   add(definition: ToolDefinition<never, never>): RegisteredTool {
@@ -59,7 +71,7 @@ export class ToolRegistry {
    */
   async verifyBlockingModules(): Promise<void> {
     const problems: string[] = [];
-    for (const tool of this.sorted()) {
+    for (const tool of this.#tools.values()) {
       if (!tool.blocking) continue;
       try {
         const module = (await import(tool.moduleUrl)) as Record<string, unknown>;
@@ -74,20 +86,22 @@ export class ToolRegistry {
     if (problems.length > 0) throw new ToolRegistrationError(problems.join('\n'));
   }
 
+  /** The tool by name, unless its tags hide it. */
   get(name: string): RegisteredTool | undefined {
-    return this.#tools.get(name);
+    const tool = this.#tools.get(name);
+    return tool === undefined || this.#tags.open || this.#tags.visible(tool.tags) ? tool : undefined;
   }
 
   get size(): number {
     return this.#tools.size;
   }
 
-  /** All tools in name order; the array is cached until the set changes. */
+  /** All tools their tags let through, in name order; the array is cached until the set changes. */
   sorted(): readonly RegisteredTool[] {
     if (this.#sorted === undefined) {
-      this.#sorted = [...this.#tools.values()].sort((a, b) =>
-        a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-      );
+      this.#sorted = [...this.#tools.values()]
+        .filter((tool) => this.#tags.visible(tool.tags))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     }
     return this.#sorted;
   }
@@ -162,6 +176,14 @@ export class ToolRegistry {
         fail("beforeTask runs before a task is created; add task: 'optional' or 'required'");
     }
 
+    const { tags } = definition;
+    if (
+      tags !== undefined &&
+      !(Array.isArray(tags) && tags.every((tag) => typeof tag === 'string' && tag !== ''))
+    ) {
+      fail('tags must be an array of non-empty strings');
+    }
+
     const descriptor = describe(definition);
     descriptor.inputSchema = input.published;
     if (output) descriptor.outputSchema = output.published;
@@ -175,6 +197,7 @@ export class ToolRegistry {
       name: definition.name,
       definition: definition as unknown as ToolDefinition<never, never>,
       descriptor,
+      tags,
       checkArguments,
       headerParams,
       checkOutput,
