@@ -127,6 +127,10 @@ export class CorsPolicy {
       .map((name) => name.trim().toLowerCase())
       .filter((name) => name !== '');
     const refuse = (why: string): void => {
+      // Whatever decorate() set goes: a refused preflight carries no CORS header at all.
+      for (const name of response.getHeaderNames()) {
+        if (name.startsWith('access-control-')) response.removeHeader(name);
+      }
       response.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', vary: 'Origin' }).end(why);
     };
     if (!this.allows(origin)) {
