@@ -12,6 +12,7 @@ import { Engine } from './engine/engine.js';
 import { killChildProcessTrees } from './engine/process-tree.js';
 import type { PromptDefinition } from './prompts/prompt-definition.js';
 import { PromptRegistry } from './prompts/prompt-registry.js';
+import type { SchemaPromptDefinition } from './prompts/prompt-schema.js';
 import { notification } from './protocol/json-rpc.js';
 import { encodeMessage } from './protocol/message-encoding.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './resources/resource-definition.js';
@@ -35,7 +36,8 @@ import { checkServerOptions, type ListenOptions, type McpServerOptions } from '.
 import { TagFilter } from './tag-filter.js';
 import { MemoryTaskStore } from './tasks/memory-task-store.js';
 import { SchemaCompiler } from './tools/schema-compiler.js';
-import type { DefinedTool, ObjectSchema, ToolDefinition } from './tools/tool-definition.js';
+import type { StandardSchemaV1 } from './tools/standard-schema.js';
+import type { DefinedTool, ToolDefinition, ToolSchema } from './tools/tool-definition.js';
 import { ToolRegistry } from './tools/tool-registry.js';
 import type { Connection } from './transports/connection.js';
 import type { ModernRouting } from './transports/modern-request-checks.js';
@@ -157,7 +159,7 @@ export class McpServer {
    * the definition throws here, with a message that says what to fix.
    */
   tool(definition: DefinedTool): this;
-  tool<const S extends ObjectSchema, const O extends ObjectSchema | undefined = undefined>(
+  tool<const S extends ToolSchema, const O extends ToolSchema | undefined = undefined>(
     definition: ToolDefinition<S, O>,
   ): this;
   tool(definition: unknown): this {
@@ -186,7 +188,12 @@ export class McpServer {
     return this.#resources.remove(uriOrTemplate);
   }
 
-  /** Publishes a prompt; mistakes in the definition throw here. */
+  /**
+   * Publishes a prompt; mistakes in the definition throw here. Its `arguments` may be a list, or a
+   * Standard Schema (zod 4...) of string properties, whose output `get` receives.
+   */
+  prompt<const S extends StandardSchemaV1>(definition: SchemaPromptDefinition<S>): this;
+  prompt(definition: PromptDefinition): this;
   prompt(definition: PromptDefinition): this {
     this.#prompts.add(definition);
     return this;

@@ -5,12 +5,15 @@
 
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { checkTags, TagFilter } from '../tag-filter.js';
+import type { ValueCheck } from '../tools/standard-schema-check.js';
+import { isStandardSchema } from '../tools/standard-schema-check.js';
 import {
   type PromptContext,
   type PromptDefinition,
   type PromptResult,
   toPromptResult,
 } from './prompt-definition.js';
+import { promptArgumentsFromSchema } from './prompt-schema.js';
 
 const PROMPT_KEYS = new Set(['name', 'title', 'description', 'arguments', 'icons', '_meta', 'get', 'tags']);
 const ARGUMENT_KEYS = new Set(['name', 'title', 'description', 'required', 'complete']);
@@ -18,6 +21,8 @@ const ARGUMENT_KEYS = new Set(['name', 'title', 'description', 'required', 'comp
 export class PromptRegistry {
   readonly #prompts = new Map<string, { definition: PromptDefinition; descriptor: object }>();
   readonly #onChange: () => void;
+  /** The schema checks of prompts whose arguments are a Standard Schema. */
+  readonly #argumentChecks = new Map<string, ValueCheck>();
   #sorted: { name: string; descriptor: object; tags: readonly string[] | undefined }[] | undefined;
 
   readonly #tags: TagFilter;
@@ -38,10 +43,14 @@ export class PromptRegistry {
     return this.#prompts.size === 0;
   }
 
-  add(definition: PromptDefinition): void {
-    const where = `prompt ${JSON.stringify((definition as { name?: unknown })?.name)}`;
-    if (typeof definition !== 'object' || definition === null)
-      throw new TypeError('prompt: expected an object');
+  add(given: PromptDefinition): void {
+    const where = `prompt ${JSON.stringify((given as { name?: unknown })?.name)}`;
+    if (typeof given !== 'object' || given === null) throw new TypeError('prompt: expected an object');
+    // A Standard Schema for the arguments becomes the list it describes, and is kept for `get`.
+    const fromSchema = isStandardSchema(given.arguments)
+      ? promptArgumentsFromSchema(given.arguments, where)
+      : undefined;
+    const definition = fromSchema ? { ...given, arguments: fromSchema.arguments } : given;
     for (const key of Object.keys(definition)) {
       if (!PROMPT_KEYS.has(key)) {
         throw new TypeError(`${where}: unknown option "${key}". Known: ${[...PROMPT_KEYS].join(', ')}`);
@@ -73,12 +82,14 @@ export class PromptRegistry {
         : {}),
     };
     this.#prompts.set(definition.name, { definition, descriptor });
+    if (fromSchema) this.#argumentChecks.set(definition.name, fromSchema.check);
     this.#sorted = undefined;
     this.#onChange();
   }
 
   remove(name: string): boolean {
     const removed = this.#prompts.delete(name);
+    this.#argumentChecks.delete(name);
     if (removed) {
       this.#sorted = undefined;
       this.#onChange();
@@ -123,6 +134,11 @@ export class PromptRegistry {
         `Prompt "${name}" needs argument(s) ${missing.map((a) => a.name).join(', ')}`,
       );
     }
-    return toPromptResult(name, await definition.get(values, ctx));
+    const check = this.#argumentChecks.get(name);
+    if (!check) return toPromptResult(name, await definition.get(values, ctx));
+    const checked = await check(values);
+    if (!checked.ok)
+      throw ProtocolError.invalidParams(`Invalid arguments for prompt "${name}": ${checked.problem}`);
+    return toPromptResult(name, await definition.get(checked.value as Record<string, string>, ctx));
   }
 }

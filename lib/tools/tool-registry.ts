@@ -15,8 +15,9 @@ import { TagFilter } from '../tag-filter.js';
 import { findHandler } from './handler-export.js';
 import { findHeaderParams } from './header-params.js';
 import type { RegisteredTool, ToolDescriptor } from './registered-tool.js';
-import type { SchemaCompiler, Validator } from './schema-compiler.js';
+import type { SchemaCompiler } from './schema-compiler.js';
 import { TOOL_OPTION_KEYS, type ToolDefinition } from './tool-definition.js';
+import { compileToolSchema, synchronousCheck } from './tool-schema.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const DESCRIPTOR_KEYS = ['title', 'description', 'outputSchema', 'annotations', 'icons', '_meta'] as const;
@@ -127,12 +128,14 @@ export class ToolRegistry {
       fail('a tool with this name is already registered; tool names must be unique');
     }
 
-    const validateArguments = this.#compileObjectSchema(definition.inputSchema, 'inputSchema', fail);
-    const headerParams = findHeaderParams(definition.inputSchema, fail);
-    const validateOutput =
+    const input = compileToolSchema(this.#compiler, definition.inputSchema, 'inputSchema', 'input', fail);
+    const checkArguments = input.check;
+    const headerParams = findHeaderParams(input.published as ToolDefinition['inputSchema'], fail);
+    const output =
       definition.outputSchema === undefined
         ? undefined
-        : this.#compileObjectSchema(definition.outputSchema, 'outputSchema', fail);
+        : compileToolSchema(this.#compiler, definition.outputSchema, 'outputSchema', 'output', fail);
+    const checkOutput = output && synchronousCheck(output.check, 'outputSchema');
 
     const timeoutMs = definition.timeoutMs ?? 0;
     if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
@@ -145,17 +148,21 @@ export class ToolRegistry {
       fail(`concurrency must be a whole number of at least 1, got ${concurrency}`);
     }
 
-    const structuredFailure = definition.structuredFailure as RegisteredTool['structuredFailure'];
+    let structuredFailure = definition.structuredFailure as RegisteredTool['structuredFailure'];
     if (structuredFailure !== undefined) {
-      if (!validateOutput) fail('structuredFailure needs an outputSchema to describe it');
+      if (!checkOutput) fail('structuredFailure needs an outputSchema to describe it');
+      const sent: NonNullable<RegisteredTool['structuredFailure']> = {};
       for (const kind of ['timeout', 'error'] as const) {
         const value = structuredFailure?.[kind];
         if (value === undefined) continue;
-        const problem = validateOutput?.(value);
-        if (problem) fail(`structuredFailure.${kind} does not match the outputSchema: ${problem}`);
-        const json = encodeJson(value);
+        const checked = checkOutput!(value);
+        if (!checked.ok)
+          fail(`structuredFailure.${kind} does not match the outputSchema: ${checked.problem}`);
+        else sent[kind] = checked.value as Record<string, unknown>;
+        const json = encodeJson(sent[kind]);
         if (!json.ok) fail(`structuredFailure.${kind} cannot be sent as JSON: ${json.problem}`);
       }
+      structuredFailure = sent;
     }
 
     const task = definition.task;
@@ -177,6 +184,8 @@ export class ToolRegistry {
     }
 
     const descriptor = describe(definition);
+    descriptor.inputSchema = input.published;
+    if (output) descriptor.outputSchema = output.published;
     if (task !== undefined) descriptor.execution = { taskSupport: task };
     // What tools/list sends, checked now: otherwise every listing would fail at run time.
     const listed = encodeJson(descriptor);
@@ -186,9 +195,9 @@ export class ToolRegistry {
       definition: definition as unknown as ToolDefinition<never, never>,
       descriptor,
       tags,
-      validateArguments,
+      checkArguments,
       headerParams,
-      validateOutput,
+      checkOutput,
       timeoutMs,
       concurrency,
       structuredFailure,
@@ -247,20 +256,6 @@ export class ToolRegistry {
       fail('an inline tool needs a handler function (or set blocking: true and give its module)');
     }
     return { ...base, blocking: false, handler: definition.handler as never };
-  }
-
-  #compileObjectSchema(schema: unknown, field: string, fail: (message: string) => never): Validator {
-    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-      fail(`${field} must be a JSON Schema object such as { type: 'object', properties: {...} }`);
-    }
-    if ((schema as { type?: unknown }).type !== 'object') {
-      fail(`${field} must describe an object: set type: 'object' at its top level`);
-    }
-    try {
-      return this.#compiler.compile(schema as object);
-    } catch (error) {
-      return fail(`${field} does not compile as JSON Schema 2020-12: ${(error as Error).message}`);
-    }
   }
 }
 
