@@ -13,10 +13,17 @@ import { killChildProcessTrees } from './engine/process-tree.js';
 import type { PromptDefinition } from './prompts/prompt-definition.js';
 import { PromptRegistry } from './prompts/prompt-registry.js';
 import type { SchemaPromptDefinition } from './prompts/prompt-schema.js';
+import { UI_EXTENSION } from './protocol/apps-extension.js';
 import { notification } from './protocol/json-rpc.js';
 import { encodeMessage } from './protocol/message-encoding.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './resources/resource-definition.js';
 import { ResourceRegistry } from './resources/resource-registry.js';
+import {
+  hasUiResource,
+  type UiResourceDefinition,
+  uiResourceDefinition,
+  uiTargetProblem,
+} from './resources/ui-resource.js';
 import { addCompletionMethods } from './router/completion-methods.js';
 import { addDiscoverMethod } from './router/discover-method.js';
 import { addLifecycleMethods } from './router/lifecycle-methods.js';
@@ -37,8 +44,8 @@ import { TagFilter } from './tag-filter.js';
 import { MemoryTaskStore } from './tasks/memory-task-store.js';
 import { SchemaCompiler } from './tools/schema-compiler.js';
 import type { StandardSchemaV1 } from './tools/standard-schema.js';
-import type { DefinedTool, ToolDefinition, ToolSchema } from './tools/tool-definition.js';
-import { ToolRegistry } from './tools/tool-registry.js';
+import type { DefinedTool, ObjectSchema, ToolDefinition, ToolSchema } from './tools/tool-definition.js';
+import { ToolRegistrationError, ToolRegistry } from './tools/tool-registry.js';
 import type { Connection } from './transports/connection.js';
 import type { ModernRouting } from './transports/modern-request-checks.js';
 import { StdioTransport } from './transports/stdio.js';
@@ -163,7 +170,19 @@ export class McpServer {
     definition: ToolDefinition<S, O>,
   ): this;
   tool(definition: unknown): this {
+    const problem = uiTargetProblem(this.#resources, definition);
+    if (problem) throw new ToolRegistrationError(problem);
     this.#registry.add(definition as ToolDefinition<never, never>);
+    return this;
+  }
+
+  /**
+   * Publishes an MCP App: HTML served as `text/html;profile=mcp-app` at a `ui://` URI, with its
+   * csp, permissions, domain and prefersBorder in `_meta.ui`. Register it before the tools whose
+   * `ui.resourceUri` names it.
+   */
+  uiResource(definition: UiResourceDefinition): this {
+    this.#resources.add(uiResourceDefinition(definition));
     return this;
   }
 
@@ -423,6 +442,8 @@ export class McpServer {
     if (!this.#resources.isEmpty) capabilities.resources = { subscribe: true, listChanged: true };
     if (!this.#prompts.isEmpty) capabilities.prompts = { listChanged: true };
     if (!this.#resources.isEmpty || !this.#prompts.isEmpty) capabilities.completions = {};
+    // MCP Apps, once there is an app to render; server/discover carries it to the modern era.
+    if (hasUiResource(this.#resources)) capabilities.extensions = { [UI_EXTENSION]: {} };
     return capabilities;
   }
 

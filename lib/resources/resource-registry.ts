@@ -136,6 +136,11 @@ export class ResourceRegistry {
     return this.#sortedTemplates.map((key) => ({ key, descriptor: this.#templates.get(key)!.descriptor }));
   }
 
+  /** The declared mimeType of the resource registered at exactly this URI (templates not included). */
+  mimeTypeOf(uri: string): string | undefined {
+    return this.#resources.get(uri)?.definition.mimeType;
+  }
+
   template(uriTemplate: string): RegisteredTemplate | undefined {
     const entry = this.#templates.get(uriTemplate);
     return entry && this.#tags.visible(entry.definition.tags) ? entry : undefined;

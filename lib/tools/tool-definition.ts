@@ -12,6 +12,7 @@ import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { CallToolResult } from './content.js';
 import type { InferInput, InferOutput, StandardSchemaV1 } from './standard-schema.js';
 import type { ToolContext } from './tool-context.js';
+import type { ToolUi } from './tool-ui.js';
 
 /** An object JSON Schema (2020-12 is the default dialect); every keyword is kept when published. */
 export type ObjectSchema = Exclude<JSONSchema, boolean> & { readonly type: 'object' };
@@ -118,6 +119,8 @@ interface ToolCommon<S extends ToolSchema, O extends ToolSchema | undefined> {
    * handler as `ctx.inputResponses`), or nothing to create the task. Only with `task`.
    */
   beforeTask?: BeforeTask;
+  /** MCP Apps: the `ui://` resource a host renders for this tool, and who may call it (tool-ui.ts). */
+  ui?: ToolUi;
 }
 
 export type TaskSupport = 'optional' | 'required';
@@ -200,6 +203,7 @@ export const TOOL_OPTION_KEYS: ReadonlySet<string> = new Set([
   'env',
   'task',
   'beforeTask',
+  'ui',
 ]);
 
 declare const checkedDefinition: unique symbol;

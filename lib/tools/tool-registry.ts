@@ -18,6 +18,7 @@ import type { RegisteredTool, ToolDescriptor } from './registered-tool.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { TOOL_OPTION_KEYS, type ToolDefinition } from './tool-definition.js';
 import { compileToolSchema, synchronousCheck } from './tool-schema.js';
+import { checkToolUi } from './tool-ui.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const DESCRIPTOR_KEYS = ['title', 'description', 'outputSchema', 'annotations', 'icons', '_meta'] as const;
@@ -186,6 +187,8 @@ export class ToolRegistry {
     const descriptor = describe(definition);
     descriptor.inputSchema = input.published;
     if (output) descriptor.outputSchema = output.published;
+    const meta = checkToolUi(definition.ui, definition._meta, fail);
+    if (meta !== undefined) descriptor._meta = meta;
     if (task !== undefined) descriptor.execution = { taskSupport: task };
     // What tools/list sends, checked now: otherwise every listing would fail at run time.
     const listed = encodeJson(descriptor);
