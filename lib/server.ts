@@ -44,7 +44,7 @@ import { TagFilter } from './tag-filter.js';
 import { MemoryTaskStore } from './tasks/memory-task-store.js';
 import { SchemaCompiler } from './tools/schema-compiler.js';
 import type { StandardSchemaV1 } from './tools/standard-schema.js';
-import type { DefinedTool, ObjectSchema, ToolDefinition, ToolSchema } from './tools/tool-definition.js';
+import type { DefinedTool, ToolDefinition, ToolSchema } from './tools/tool-definition.js';
 import { ToolRegistrationError, ToolRegistry } from './tools/tool-registry.js';
 import type { Connection } from './transports/connection.js';
 import type { ModernRouting } from './transports/modern-request-checks.js';

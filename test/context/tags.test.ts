@@ -28,7 +28,7 @@ async function connected(server: McpServer): Promise<InProcessClient> {
 }
 
 const names = (reply: { result?: Record<string, unknown> }, key: string) =>
-  (reply.result?.[key] as { name: string }[]).map((entry) => entry.name);
+  ((reply.result?.[key] ?? []) as { name: string }[]).map((entry) => entry.name);
 
 describe('tags', () => {
   it('hides what a disabled tag marks from every method, and shows it again on enableTag', async () => {
@@ -47,7 +47,7 @@ describe('tags', () => {
       for (const kind of ['tools', 'prompts', 'resources']) {
         assert.equal(client.notifications(`notifications/${kind}/list_changed`).length, 1, kind);
       }
-      const tools = (await client.request('tools/list')).result?.tools as Record<string, unknown>[];
+      const tools = ((await client.request('tools/list')).result?.tools ?? []) as Record<string, unknown>[];
       assert.deepEqual(
         tools.map((tool) => tool.name),
         ['add', 'plain', 'wipe'],
@@ -58,7 +58,7 @@ describe('tags', () => {
       );
       assert.equal((await client.callTool('wipe', {})).result?.content?.[0]?.text, 'wiped');
       const secret = await client.request('resources/read', { uri: 'app://secrets' });
-      assert.equal((secret.result?.contents as { text: string }[])[0]?.text, 'hunter2');
+      assert.equal(((secret.result?.contents ?? []) as { text: string }[])[0]?.text, 'hunter2');
 
       assert.equal(server.disableTag('danger'), true);
       assert.equal(server.disableTag('danger'), false, 'already hidden');
