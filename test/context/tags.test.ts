@@ -47,7 +47,7 @@ describe('tags', () => {
       for (const kind of ['tools', 'prompts', 'resources']) {
         assert.equal(client.notifications(`notifications/${kind}/list_changed`).length, 1, kind);
       }
-      const tools = (await client.request('tools/list')).result?.tools as Record<string, unknown>[];
+      const tools = ((await client.request('tools/list')).result?.tools ?? []) as Record<string, unknown>[];
       assert.deepEqual(
         tools.map((tool) => tool.name),
         ['add', 'plain', 'wipe'],
