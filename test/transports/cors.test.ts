@@ -5,19 +5,34 @@
  * nothing changes: a foreign origin stays refused by the DNS-rebinding guard.
  */
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { McpServer } from '../../lib/index.js';
 
 const APP_ORIGIN = 'https://app.example';
 
+/**
+ * The endpoint mounted on a server of the test's own (`server.handler`), not `listen`: no pool
+ * thread is warmed up, so closing at once never terminates a thread mid-start (Node 20 can abort then).
+ */
 async function serve(options: Record<string, unknown>): Promise<{ server: McpServer; url: string }> {
-  const server = new McpServer({ name: 'cors', version: '1.0.0' }).tool({
+  const mcp = new McpServer({ name: 'cors', version: '1.0.0', pool: { maxThreads: 1 } }).tool({
     name: 'echo',
     inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
     handler: ({ text }) => String(text),
   });
-  await server.listen({ http: { port: 0, ...options }, handleSignals: false });
-  return { server, url: `http://127.0.0.1:${server.addresses.http!.port}/mcp` };
+  const http = createServer(mcp.handler(options));
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
+  const close = mcp.close.bind(mcp);
+  const server = Object.assign(mcp, {
+    close: async () => {
+      await close();
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    },
+  });
+  return { server, url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp` };
 }
 
 const initialize = {
@@ -138,10 +153,10 @@ describe('the cors option', () => {
       [{ origins: 'https://app.example' }, /cors must be \{ origins:/],
       [{ origins: [], maxAge: 5 }, /unknown option "maxAge"/],
     ];
+    const server = new McpServer({ name: 'cors', version: '1.0.0', pool: { maxThreads: 1 } });
     for (const [cors, message] of attempts) {
-      const server = new McpServer({ name: 'cors', version: '1.0.0' });
       assert.throws(() => server.handler({ cors: cors as never }), message);
-      await server.close();
     }
+    await server.close();
   });
 });
