@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { McpServer } from '../lib/index.js';
-import { addDemoTools } from './demo-tools.js';
+import { addDemoApp, addDemoTools } from './demo-tools.js';
 
 const { values } = parseArgs({
   options: {
@@ -36,15 +36,17 @@ const port = (text: string | undefined, flag: string): number | undefined => {
   return value;
 };
 
-const server = addDemoTools(
-  new McpServer({
-    name: 'weft-demo',
-    version: '0.1.0',
-    title: 'weft demo: heavy tools that never stall the server',
-    timeoutMs: number(values['timeout-ms']),
-    pageSize: number(values['page-size']),
-    pool: { maxThreads: number(values.threads) },
-  }),
+const server = addDemoApp(
+  addDemoTools(
+    new McpServer({
+      name: 'weft-demo',
+      version: '0.1.0',
+      title: 'weft demo: heavy tools that never stall the server',
+      timeoutMs: number(values['timeout-ms']),
+      pageSize: number(values['page-size']),
+      pool: { maxThreads: number(values.threads) },
+    }),
+  ),
 ).tool({
   // x-mcp-header: a 2026-07-28 HTTP client mirrors `region` into an `Mcp-Param-Region` header, so
   // a proxy or balancer can route on it without reading the body; weft refuses a call whose header

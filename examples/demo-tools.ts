@@ -2,9 +2,11 @@
  * The demo server's tools, gathered so the demo, the tests and the benchmarks register the same set.
  */
 import type { McpServer } from '../lib/index.js';
+import { PRIME_DENSITY_HTML } from './apps/prime-density-app.js';
 import compress from './tools/compress.js';
 import fib from './tools/fib.js';
 import hashChain from './tools/hash-chain.js';
+import primeDensity, { PRIME_DENSITY_APP } from './tools/prime-density.js';
 import primes from './tools/primes.js';
 import regexSearch from './tools/regex-search.js';
 import spin from './tools/spin.js';
@@ -48,4 +50,22 @@ export function addDemoTools(server: McpServer): McpServer {
     .tool(primes)
     .tool(regexSearch)
     .tool(compress);
+}
+
+/**
+ * The demo's MCP App: `prime_density` and the bar chart a host renders for it. Kept apart from
+ * addDemoTools (like regional_echo) so the tool set the tests and benchmarks count stays the same.
+ */
+export function addDemoApp(server: McpServer): McpServer {
+  return server
+    .uiResource({
+      uri: PRIME_DENSITY_APP,
+      name: 'prime-density-chart',
+      title: 'Prime density chart',
+      description: 'A bar chart of prime_density results',
+      html: PRIME_DENSITY_HTML,
+      csp: {},
+      prefersBorder: true,
+    })
+    .tool(primeDensity);
 }

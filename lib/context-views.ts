@@ -20,7 +20,7 @@ import type { RequestScope } from './router/request-scope.js';
 import type { Router } from './router/router.js';
 import type { Session } from './router/session.js';
 import type { CallToolResult } from './tools/content.js';
-import { CallAbandonedError, type ToolsView } from './tools/tool-context.js';
+import { CallAbandonedError, type ToolCallOutcome, type ToolsView } from './tools/tool-context.js';
 import type { ToolRegistry } from './tools/tool-registry.js';
 
 export interface ServerParts {
@@ -42,7 +42,7 @@ export function callPeer(parts: ServerParts, { session, sink, scope }: MethodCon
       ? (method, params, signal) => session.request(method, params, signal, sink)
       : (method) => Promise.reject(new Error(noClientRequests(method, scope))),
     tools: (signal) => toolsView(parts, session, scope, signal),
-    resources: () => resourcesView(parts),
+    resources: () => resourcesView(parts, session),
     prompts: () => promptsView(parts),
   };
 }
@@ -65,68 +65,120 @@ function toolsView(
   scope: RequestScope,
   signal: AbortSignal,
 ): ToolsView {
+  const call = (name: string, args: Record<string, unknown> = {}) =>
+    innerCall(parts, session, scope, signal, name, args);
   return {
-    list: () => parts.tools.sorted().map((tool) => tool.descriptor),
-    find: (name) => parts.tools.get(name)?.descriptor,
-    add: (definition) => parts.addTool(definition),
-    remove: (name) => parts.tools.remove(name),
-    call: async (name, args = {}) => {
-      const id = `weft-inner-${++innerCalls}`;
-      let answer: JsonRpcResponse | undefined;
-      const capture = {
-        send(message: JsonRpcMessage | JsonRpcMessage[]) {
-          if (!Array.isArray(message) && 'id' in message && message.id === id)
-            answer = message as JsonRpcResponse;
-        },
-      };
-      const cancel = () => session.cancel(id);
-      signal.addEventListener('abort', cancel, { once: true });
-      try {
-        await parts.router.receive(
-          session,
-          { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } },
-          capture,
-          scope,
-        );
-      } finally {
-        signal.removeEventListener('abort', cancel);
-      }
-      const settled = answer as JsonRpcResponse | undefined;
-      if (settled === undefined) throw new CallAbandonedError('cancelled');
-      if ('error' in settled)
-        throw new ProtocolError(settled.error.code, settled.error.message, settled.error.data);
-      if (settled.result instanceof InputRequiredAnswer) {
-        // Its round would have to become the caller's, which weft does not do (yet).
-        throw new Error(
-          `Tool "${name}" asks the client for input, which a call through ctx.tools().call cannot relay ` +
-            `in a ${scope.version} request; ask in the calling handler instead`,
-        );
-      }
-      return settled.result as CallToolResult;
-    },
+    list: async (filter) =>
+      parts.tools
+        .sorted()
+        .filter((tool) => hasAnyTag(tool.tags, filter?.tags))
+        .map((tool) => tool.descriptor),
+    find: async (name) => parts.tools.get(name)?.descriptor,
+    findMany: async (names) =>
+      names.flatMap((name) => {
+        const tool = parts.tools.get(name);
+        return tool ? [tool.descriptor] : [];
+      }),
+    add: async (definition) => parts.addTool(definition),
+    remove: async (name) => parts.tools.remove(name),
+    call,
+    callAll: (calls) =>
+      Promise.all(
+        calls.map(
+          ({ name, arguments: args }): Promise<ToolCallOutcome> =>
+            call(name, args).then(
+              (result) => ({ name, ok: true, result }),
+              (error: unknown) => ({
+                name,
+                ok: false,
+                error: error instanceof Error ? error : new Error(String(error)),
+              }),
+            ),
+        ),
+      ),
   };
 }
 
-function resourcesView(parts: ServerParts): ResourcesView {
+/** Whether an entry carries one of the tags asked for; no filter keeps everything. */
+function hasAnyTag(tags: readonly string[] | undefined, wanted: readonly string[] | undefined): boolean {
+  if (wanted === undefined) return true;
+  return tags !== undefined && wanted.some((tag) => tags.includes(tag));
+}
+
+async function innerCall(
+  parts: ServerParts,
+  session: Session,
+  scope: RequestScope,
+  signal: AbortSignal,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  const id = `weft-inner-${++innerCalls}`;
+  let answer: JsonRpcResponse | undefined;
+  const capture = {
+    send(message: JsonRpcMessage | JsonRpcMessage[]) {
+      if (!Array.isArray(message) && 'id' in message && message.id === id)
+        answer = message as JsonRpcResponse;
+    },
+  };
+  const cancel = () => session.cancel(id);
+  if (signal.aborted) throw new CallAbandonedError('cancelled');
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    await parts.router.receive(
+      session,
+      { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } },
+      capture,
+      scope,
+    );
+  } finally {
+    signal.removeEventListener('abort', cancel);
+  }
+  const settled = answer as JsonRpcResponse | undefined;
+  if (settled === undefined) throw new CallAbandonedError('cancelled');
+  if ('error' in settled)
+    throw new ProtocolError(settled.error.code, settled.error.message, settled.error.data);
+  if (settled.result instanceof InputRequiredAnswer) {
+    // Its round would have to become the caller's, which weft does not do (yet).
+    throw new Error(
+      `Tool "${name}" asks the client for input, which a call through ctx.tools().call cannot relay ` +
+        `in a ${scope.version} request; ask in the calling handler instead`,
+    );
+  }
+  return settled.result as CallToolResult;
+}
+
+function resourcesView(parts: ServerParts, session: Session): ResourcesView {
+  const notifyUpdated = async (uri: string) => parts.resourceUpdated(uri);
   return {
-    list: () => parts.resources.sortedResources().map((entry) => entry.descriptor),
-    templates: () => parts.resources.sortedTemplates().map((entry) => entry.descriptor),
-    find: (uri) => parts.resources.sortedResources().find((entry) => entry.key === uri)?.descriptor,
+    list: async (filter) =>
+      parts.resources
+        .sortedResources()
+        .filter((entry) => hasAnyTag(entry.tags, filter?.tags))
+        .map((entry) => entry.descriptor),
+    templates: async () => parts.resources.sortedTemplates().map((entry) => entry.descriptor),
+    find: async (uri) => parts.resources.sortedResources().find((entry) => entry.key === uri)?.descriptor,
     read: (uri) => parts.resources.read(uri, { signal: new AbortController().signal }),
-    add: (definition) => parts.resources.add(definition),
-    addTemplate: (definition) => parts.resources.addTemplate(definition),
-    remove: (uri) => parts.resources.remove(uri),
-    updated: (uri) => parts.resourceUpdated(uri),
+    isSubscribed: async (uri) => session.subscriptions.has(uri),
+    add: async (definition) => parts.resources.add(definition),
+    addTemplate: async (definition) => parts.resources.addTemplate(definition),
+    remove: async (uri) => parts.resources.remove(uri),
+    notifyUpdated,
+    updated: notifyUpdated,
   };
 }
 
 function promptsView(parts: ServerParts): PromptsView {
   return {
-    list: () => parts.prompts.sorted().map((entry) => entry.descriptor),
-    find: (name) => parts.prompts.sorted().find((entry) => entry.name === name)?.descriptor,
+    list: async (filter) =>
+      parts.prompts
+        .sorted()
+        .filter((entry) => hasAnyTag(entry.tags, filter?.tags))
+        .map((entry) => entry.descriptor),
+    find: async (name) => parts.prompts.sorted().find((entry) => entry.name === name)?.descriptor,
     get: (name, args) => parts.prompts.get(name, args, { signal: new AbortController().signal }),
-    add: (definition) => parts.prompts.add(definition),
-    remove: (name) => parts.prompts.remove(name),
+    add: async (definition) => parts.prompts.add(definition),
+    remove: async (name) => parts.prompts.remove(name),
   };
 }
 

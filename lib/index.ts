@@ -10,6 +10,7 @@ export type {
   PromptResult,
   PromptReturn,
 } from './prompts/prompt-definition.js';
+export type { SchemaPromptDefinition } from './prompts/prompt-schema.js';
 export type { PromptsView } from './prompts/prompts-view.js';
 export type { CacheScope, Era } from './protocol/eras.js';
 export { ErrorCode } from './protocol/error-codes.js';
@@ -39,6 +40,7 @@ export {
   type QuestionMethod,
 } from './tools/client-questions.js';
 export type { CallToolResult, ContentBlock } from './tools/content.js';
+export type { InferInput, InferOutput, StandardSchemaV1 } from './tools/standard-schema.js';
 export {
   CallAbandonedError,
   type ClientAsking,
@@ -66,6 +68,7 @@ export {
   type ToolHandler,
   type ToolIcon,
   type ToolReturn,
+  type ToolSchema,
   type WorkerResourceLimits,
 } from './tools/tool-definition.js';
 export { ToolRegistrationError } from './tools/tool-registry.js';

@@ -2,7 +2,9 @@
  * What `new McpServer(options)` and `server.listen(options)` accept, and the check that refuses a
  * mistyped or out-of-range option when the server is built, with a message that says what to fix.
  */
+
 import { type CacheOptions, checkCacheOptions } from './router/cache-hints.js';
+import { checkTags } from './tag-filter.js';
 import type { TaskStore } from './tasks/task-store.js';
 import type { HttpListenOptions } from './transports/streamable-http.js';
 import type { WebSocketListenOptions } from './transports/websocket.js';
@@ -21,6 +23,13 @@ export interface McpServerOptions {
   cache?: CacheOptions;
   /** The server-wide deadline of every call in ms; tools may tighten it. 0 or absent = none. */
   timeoutMs?: number;
+  /**
+   * With it, only tools, prompts and resources carrying one of these tags are exposed (listed,
+   * callable, readable); untagged ones are hidden too. Absent: everything not disabled is exposed.
+   */
+  enabledTags?: readonly string[];
+  /** Tools, prompts and resources carrying any of these tags are hidden (wins over `enabledTags`). */
+  disabledTags?: readonly string[];
   /** Tools per `tools/list` page (default 100). */
   pageSize?: number;
   pool?: {
@@ -105,6 +114,8 @@ const SERVER_OPTION_KEYS = new Set([
   'cache',
   'timeoutMs',
   'pageSize',
+  'enabledTags',
+  'disabledTags',
   'pool',
   'shutdownGraceMs',
   'maxMessageBytes',
@@ -178,4 +189,6 @@ export function checkServerOptions(options: McpServerOptions): void {
     throw new TypeError(`McpServer: tasks.ttlMs must be a whole number of ms, got ${options.tasks.ttlMs}`);
   }
   checkCacheOptions(options.cache);
+  checkTags(options.enabledTags, 'McpServer: enabledTags');
+  checkTags(options.disabledTags, 'McpServer: disabledTags');
 }

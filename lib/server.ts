@@ -3,6 +3,7 @@
  * transports a way to open connections. Its options are checked when it is built, its tools when
  * they are registered: a server that starts is a server that can answer.
  */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
@@ -11,10 +12,18 @@ import { Engine } from './engine/engine.js';
 import { killChildProcessTrees } from './engine/process-tree.js';
 import type { PromptDefinition } from './prompts/prompt-definition.js';
 import { PromptRegistry } from './prompts/prompt-registry.js';
+import type { SchemaPromptDefinition } from './prompts/prompt-schema.js';
+import { UI_EXTENSION } from './protocol/apps-extension.js';
 import { notification } from './protocol/json-rpc.js';
 import { encodeMessage } from './protocol/message-encoding.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './resources/resource-definition.js';
 import { ResourceRegistry } from './resources/resource-registry.js';
+import {
+  hasUiResource,
+  type UiResourceDefinition,
+  uiResourceDefinition,
+  uiTargetProblem,
+} from './resources/ui-resource.js';
 import { addCompletionMethods } from './router/completion-methods.js';
 import { addDiscoverMethod } from './router/discover-method.js';
 import { addLifecycleMethods } from './router/lifecycle-methods.js';
@@ -31,10 +40,12 @@ import { TaskRunner } from './router/task-runner.js';
 import { detailedTask } from './router/task-wire.js';
 import { addToolMethods } from './router/tool-methods.js';
 import { checkServerOptions, type ListenOptions, type McpServerOptions } from './server-options.js';
+import { TagFilter } from './tag-filter.js';
 import { MemoryTaskStore } from './tasks/memory-task-store.js';
 import { SchemaCompiler } from './tools/schema-compiler.js';
-import type { DefinedTool, ObjectSchema, ToolDefinition } from './tools/tool-definition.js';
-import { ToolRegistry } from './tools/tool-registry.js';
+import type { StandardSchemaV1 } from './tools/standard-schema.js';
+import type { DefinedTool, ToolDefinition, ToolSchema } from './tools/tool-definition.js';
+import { ToolRegistrationError, ToolRegistry } from './tools/tool-registry.js';
 import type { Connection } from './transports/connection.js';
 import type { ModernRouting } from './transports/modern-request-checks.js';
 import { StdioTransport } from './transports/stdio.js';
@@ -68,12 +79,15 @@ export class McpServer {
   readonly #wsTransports: WebSocketTransport[] = [];
   readonly #addresses: { http?: AddressInfo; ws?: AddressInfo } = {};
   readonly #tasks: TaskRunner;
+  /** Which tagged tools, prompts and resources are exposed (enabledTags, disabledTags, enableTag...). */
+  readonly #tags: TagFilter;
 
   constructor(options: McpServerOptions) {
     checkServerOptions(options);
     this.#logError = options.logError ?? ((message) => process.stderr.write(`${message}\n`));
     this.#options = { shutdownGraceMs: 5_000, maxMessageBytes: 16 * 1024 * 1024, ...options };
-    this.#registry = new ToolRegistry(new SchemaCompiler(), () => this.#listChanged('tools'));
+    this.#tags = new TagFilter(options.enabledTags, options.disabledTags);
+    this.#registry = new ToolRegistry(new SchemaCompiler(), () => this.#listChanged('tools'), this.#tags);
     this.#engine = new Engine({
       maxThreads: options.pool?.maxThreads ?? availableParallelism(),
       maxQueue: options.pool?.maxQueue ?? 256,
@@ -98,8 +112,8 @@ export class McpServer {
     });
     addLifecycleMethods(this.#router, identity);
     addDiscoverMethod(this.#router, identity);
-    this.#resources = new ResourceRegistry(() => this.#listChanged('resources'));
-    this.#prompts = new PromptRegistry(() => this.#listChanged('prompts'));
+    this.#resources = new ResourceRegistry(() => this.#listChanged('resources'), this.#tags);
+    this.#prompts = new PromptRegistry(() => this.#listChanged('prompts'), this.#tags);
     this.#listens = new ListenStreams({
       capabilities: () => this.#capabilities(),
       hasResource: (uri) => this.#resources.has(uri),
@@ -152,11 +166,23 @@ export class McpServer {
    * the definition throws here, with a message that says what to fix.
    */
   tool(definition: DefinedTool): this;
-  tool<const S extends ObjectSchema, const O extends ObjectSchema | undefined = undefined>(
+  tool<const S extends ToolSchema, const O extends ToolSchema | undefined = undefined>(
     definition: ToolDefinition<S, O>,
   ): this;
   tool(definition: unknown): this {
+    const problem = uiTargetProblem(this.#resources, definition);
+    if (problem) throw new ToolRegistrationError(problem);
     this.#registry.add(definition as ToolDefinition<never, never>);
+    return this;
+  }
+
+  /**
+   * Publishes an MCP App: HTML served as `text/html;profile=mcp-app` at a `ui://` URI, with its
+   * csp, permissions, domain and prefersBorder in `_meta.ui`. Register it before the tools whose
+   * `ui.resourceUri` names it.
+   */
+  uiResource(definition: UiResourceDefinition): this {
+    this.#resources.add(uiResourceDefinition(definition));
     return this;
   }
 
@@ -181,7 +207,12 @@ export class McpServer {
     return this.#resources.remove(uriOrTemplate);
   }
 
-  /** Publishes a prompt; mistakes in the definition throw here. */
+  /**
+   * Publishes a prompt; mistakes in the definition throw here. Its `arguments` may be a list, or a
+   * Standard Schema (zod 4...) of string properties, whose output `get` receives.
+   */
+  prompt<const S extends StandardSchemaV1>(definition: SchemaPromptDefinition<S>): this;
+  prompt(definition: PromptDefinition): this;
   prompt(definition: PromptDefinition): this {
     this.#prompts.add(definition);
     return this;
@@ -189,6 +220,28 @@ export class McpServer {
 
   removePrompt(name: string): boolean {
     return this.#prompts.remove(name);
+  }
+
+  /**
+   * Hides every tool, prompt and resource tagged `tag`: none is listed, called, got or read, and
+   * clients hear list_changed for each kind that had one. Returns false when it was hidden already.
+   */
+  disableTag(tag: string): boolean {
+    return this.#tagChanged(tag, this.#tags.disable(tag));
+  }
+
+  /** Undoes `disableTag` (and, under `enabledTags`, lets `tag` through too); list_changed as above. */
+  enableTag(tag: string): boolean {
+    return this.#tagChanged(tag, this.#tags.enable(tag));
+  }
+
+  #tagChanged(tag: string, changed: boolean): boolean {
+    if (changed) {
+      this.#registry.tagChanged(tag);
+      this.#prompts.tagChanged(tag);
+      this.#resources.tagChanged(tag);
+    }
+    return changed;
   }
 
   /**
@@ -389,6 +442,8 @@ export class McpServer {
     if (!this.#resources.isEmpty) capabilities.resources = { subscribe: true, listChanged: true };
     if (!this.#prompts.isEmpty) capabilities.prompts = { listChanged: true };
     if (!this.#resources.isEmpty || !this.#prompts.isEmpty) capabilities.completions = {};
+    // MCP Apps, once there is an app to render; server/discover carries it to the modern era.
+    if (hasUiResource(this.#resources)) capabilities.extensions = { [UI_EXTENSION]: {} };
     return capabilities;
   }
 

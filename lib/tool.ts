@@ -5,6 +5,7 @@
 
 export { type AskOptions, type InputRequiredReturn, inputRequired } from './tools/client-questions.js';
 export type { CallToolResult, ContentBlock } from './tools/content.js';
+export type { InferInput, InferOutput, StandardSchemaV1 } from './tools/standard-schema.js';
 export {
   CallAbandonedError,
   type LogLevel,
@@ -22,5 +23,6 @@ export type {
   ToolDefinition,
   ToolHandler,
   ToolReturn,
+  ToolSchema,
 } from './tools/tool-definition.js';
 export { defineTool } from './tools/tool-definition.js';

@@ -7,14 +7,22 @@
  * a pool thread (workers/pool-entry), so a tool moves between isolations without changing a line.
  *
  * The context is simpler than a thread's: there is no shared memory, so `checkpoint()` and `signal`
- * follow the call's own deadline, and a client's cancel arrives as the kill.
+ * follow the call's own deadline, and a client's cancel arrives as the kill. Questions for the
+ * client and `ctx.tools()` / `ctx.resources()` / `ctx.prompts()` are requests to the server on the
+ * IPC channel, each answered by a numbered reply (lib/engine/process-protocol.ts).
  */
-import type { ProcessEvent, ProcessTask } from '../lib/engine/process-protocol.js';
+import type {
+  ProcessEvent,
+  ProcessReply,
+  ProcessRequest,
+  ProcessTask,
+} from '../lib/engine/process-protocol.js';
 import type { PoolTaskResult } from '../lib/engine/worker-protocol.js';
 import { AnswerBook } from '../lib/tools/client-questions.js';
 import { CallAbandonedError, clientRequestMethods, type ToolContext } from '../lib/tools/tool-context.js';
 import { createEventReporter } from './event-reporter.js';
 import { runHandler } from './pool-entry.js';
+import { rebuiltError, remoteViews } from './remote-views.js';
 
 // stdout of this process is piped into the server's stdout, which may be the stdio transport: a
 // stray console.log from tool code must not corrupt the protocol stream, so it goes to stderr.
@@ -35,6 +43,40 @@ function post(event: ProcessEvent): void {
     // Data that cannot be serialized: the call must not die for a log line.
     if (event.weft === 'log') process.send?.({ ...event, data: String(event.data) });
   }
+}
+
+type RequestBody = ProcessRequest extends infer R
+  ? R extends unknown
+    ? Omit<R, 'requestId'>
+    : never
+  : never;
+
+/** Requests this process sent the server and still waits for, by requestId. */
+const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+let lastRequestId = 0;
+
+process.on('message', (message: unknown) => {
+  const { weft, requestId, reply } = (message ?? {}) as Partial<ProcessReply>;
+  if (weft !== 'reply' || requestId === undefined || !reply) return;
+  const request = waiting.get(requestId);
+  if (!request) return;
+  waiting.delete(requestId);
+  if (reply.ok) request.resolve(reply.result);
+  else request.reject(rebuiltError(reply.message, reply.code));
+});
+
+/** Sends a request to the server and waits for its reply; the kill ends the wait with the call. */
+function askServer(body: RequestBody): Promise<unknown> {
+  const requestId = ++lastRequestId;
+  return new Promise((resolve, reject) => {
+    waiting.set(requestId, { resolve, reject });
+    try {
+      process.send?.({ ...body, requestId });
+    } catch (error) {
+      waiting.delete(requestId);
+      reject(new Error(`What this handler passed cannot be sent to the server: ${(error as Error).message}`));
+    }
+  });
 }
 
 export default async function runProcessTask(task: ProcessTask): Promise<PoolTaskResult> {
@@ -74,17 +116,23 @@ function createProcessContext(task: ProcessTask): {
       if (overdue()) throw new CallAbandonedError('timeout');
     },
     ...createEventReporter(task, post),
+    ...remoteViews((op) => askServer({ weft: 'peer', callId: task.callId, op })),
   };
-  // A process cannot wait for the client live; in rounds it asks from its book, like a thread.
+  // In rounds questions are answered from the book, like a thread's; otherwise the server asks live.
   const book = task.inputs ? new AnswerBook(task.inputs.answers) : undefined;
-  if (book && task.inputs && task.clientCapabilities) {
-    Object.assign(ctx, {
-      ...clientRequestMethods(task.clientCapabilities, (method, params, options) =>
-        book.ask(method, params, options),
-      ),
-      inputResponses: task.inputs.answers,
-      requestState: task.inputs.state,
-    });
-  }
+  const noClient = () =>
+    Promise.reject(new Error('This call was not made by a client, so there is no client to ask'));
+  Object.assign(
+    ctx,
+    task.clientCapabilities
+      ? clientRequestMethods(
+          task.clientCapabilities,
+          book
+            ? (method, params, options) => book.ask(method, params, options)
+            : (method, params) => askServer({ weft: 'request', callId: task.callId, method, params }),
+        )
+      : { elicit: noClient, sample: noClient, roots: noClient },
+    task.inputs ? { inputResponses: task.inputs.answers, requestState: task.inputs.state } : {},
+  );
   return { ctx, book, finish: () => clearTimeout(timer) };
 }

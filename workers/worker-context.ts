@@ -14,6 +14,8 @@ import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
 import { AbandonCode, abandonReason, FLAG_SLOTS } from '../lib/engine/abandon-reason.js';
 import { FLAG_BYTES, flagView } from '../lib/engine/cancel-flags.js';
 import type { ClientReply, PoolTask, PoolWorkerData, WorkerEvent } from '../lib/engine/worker-protocol.js';
+import type { PromptsView } from '../lib/prompts/prompts-view.js';
+import type { ResourcesView } from '../lib/resources/resources-view.js';
 import { AnswerBook } from '../lib/tools/client-questions.js';
 import {
   type AskOptions,
@@ -26,8 +28,12 @@ import {
   type SampleParams,
   type SampleResult,
   type ToolContext,
+  type ToolsView,
 } from '../lib/tools/tool-context.js';
 import { createEventReporter } from './event-reporter.js';
+import { type RemoteViews, rebuiltError, remoteViews } from './remote-views.js';
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 type EventReporter = ReturnType<typeof createEventReporter>;
 type ClientRequests = ReturnType<typeof clientRequestMethods>;
@@ -55,6 +61,7 @@ export class WorkerToolContext implements ToolContext {
   #controller: AbortController | undefined;
   #reporter: EventReporter | undefined;
   #clientRequests: ClientRequests | undefined;
+  #remoteViews: RemoteViews | undefined;
   #eventsSent = 0;
   #watching = false;
 
@@ -127,6 +134,12 @@ export class WorkerToolContext implements ToolContext {
 
   roots = async (options?: AskOptions): Promise<RootsResult> => this.#requests().roots(options);
 
+  tools = (): ToolsView => this.#views().tools();
+
+  resources = (): ResourcesView => this.#views().resources();
+
+  prompts = (): PromptsView => this.#views().prompts();
+
   /**
    * Called by the pool entry when the handler is done: releases the signal's waiter, and lets go of
    * the call's flag before its slot can be given to another call.
@@ -186,11 +199,25 @@ export class WorkerToolContext implements ToolContext {
     return this.#clientRequests;
   }
 
-  /**
-   * ctx.elicit / ctx.sample: the request goes to the main thread, which asks the client and answers
-   * on a port made for this one request. The handler simply awaits it.
-   */
+  #views(): RemoteViews {
+    this.#remoteViews ??= remoteViews((op) =>
+      this.#askMainThread({ weft: 'peer', callId: this.#task.callId, op }),
+    );
+    return this.#remoteViews;
+  }
+
+  /** ctx.elicit / ctx.sample: the main thread asks the client on this call's behalf. */
   #askClient(method: string, params: Record<string, unknown>): Promise<unknown> {
+    return this.#askMainThread({ weft: 'request', callId: this.#task.callId, method, params });
+  }
+
+  /**
+   * The request goes to the main thread, which answers on a port made for this one request. The
+   * handler simply awaits it.
+   */
+  #askMainThread(
+    request: DistributiveOmit<Extract<WorkerEvent, { reply: unknown }>, 'reply'>,
+  ): Promise<unknown> {
     return new Promise<unknown>((resolve, reject) => {
       this.#markWatching();
       const abandoned = this.#abandonedError();
@@ -199,10 +226,19 @@ export class WorkerToolContext implements ToolContext {
       port1.once('message', (reply: ClientReply) => {
         port1.close();
         if (reply.ok) resolve(reply.result);
-        else reject(this.#abandonedError() ?? new Error(reply.message));
+        else reject(this.#abandonedError() ?? rebuiltError(reply.message, reply.code));
       });
-      const event: WorkerEvent = { weft: 'request', callId: this.#task.callId, method, params, reply: port2 };
-      parentPort?.postMessage(event, [port2]);
+      const event = { ...request, reply: port2 } as WorkerEvent;
+      try {
+        parentPort?.postMessage(event, [port2]);
+      } catch (error) {
+        port1.close();
+        reject(
+          new Error(
+            `What this handler passed cannot be sent to the main thread: ${(error as Error).message}`,
+          ),
+        );
+      }
     });
   }
 }

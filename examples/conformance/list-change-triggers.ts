@@ -19,11 +19,10 @@ export function addListChangeTriggers(server: McpServer): McpServer {
       name: 'test_trigger_tool_change',
       description: `Adds or removes the tool ${COMPANION_TOOL}, so clients hear notifications/tools/list_changed`,
       inputSchema: NO_ARGUMENTS,
-      handler: (_args, ctx) => {
-        const tools = ctx.tools?.();
-        if (!tools) throw new Error('This server gives tools no view of its tool list');
-        if (tools.remove(COMPANION_TOOL)) return `Removed ${COMPANION_TOOL}`;
-        tools.add({
+      handler: async (_args, ctx) => {
+        const tools = ctx.tools();
+        if (await tools.remove(COMPANION_TOOL)) return `Removed ${COMPANION_TOOL}`;
+        await tools.add({
           name: COMPANION_TOOL,
           description: 'Exists every other time test_trigger_tool_change runs',
           inputSchema: NO_ARGUMENTS,
@@ -36,11 +35,10 @@ export function addListChangeTriggers(server: McpServer): McpServer {
       name: 'test_trigger_prompt_change',
       description: `Adds or removes the prompt ${COMPANION_PROMPT}, so clients hear notifications/prompts/list_changed`,
       inputSchema: NO_ARGUMENTS,
-      handler: (_args, ctx) => {
-        const prompts = ctx.prompts?.();
-        if (!prompts) throw new Error('This server gives tools no view of its prompt list');
-        if (prompts.remove(COMPANION_PROMPT)) return `Removed ${COMPANION_PROMPT}`;
-        prompts.add({
+      handler: async (_args, ctx) => {
+        const prompts = ctx.prompts();
+        if (await prompts.remove(COMPANION_PROMPT)) return `Removed ${COMPANION_PROMPT}`;
+        await prompts.add({
           name: COMPANION_PROMPT,
           description: 'Exists every other time test_trigger_prompt_change runs',
           get: () => 'The toggled prompt',

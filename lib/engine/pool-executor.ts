@@ -20,6 +20,7 @@ import type { Admission, Release } from './admission.js';
 import { CancelFlags } from './cancel-flags.js';
 import type { CallEvents, CallPeer, EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
+import { errorReply, performPeerOp } from './peer-ops.js';
 import { decideWorkerDied, resultOutcome, runPooledCall } from './pooled-call.js';
 import { TaskAbortHandle } from './task-abort-handle.js';
 import { envKey, workerEnv } from './worker-env.js';
@@ -297,8 +298,8 @@ export class PoolExecutor {
     piscina.on('message', (event: unknown) => {
       if (!isWorkerEvent(event)) return;
       const sink = this.#sinks.find(event.callId);
-      if (event.weft === 'request') {
-        relayClientRequest(sink, event);
+      if (event.weft === 'request' || event.weft === 'peer') {
+        relayWorkerRequest(sink, event);
         return;
       }
       if (!sink) return; // the call is over: late events are dropped
@@ -340,23 +341,41 @@ class RunningSinks {
 }
 
 /**
- * Asks the client on a worker's behalf and posts the answer on the request's own port. A request
- * from a call that is already over is answered with an error at once, so no worker waits forever.
+ * Asks the client, or performs a PeerOp, on a worker's behalf and posts the answer on the request's
+ * own port. A request from a call that is already over is answered with an error at once, so no
+ * worker waits forever.
  */
-function relayClientRequest(
+function relayWorkerRequest(
   sink: EventSink | undefined,
-  event: Extract<WorkerEvent, { weft: 'request' }>,
+  event: Extract<WorkerEvent, { weft: 'request' | 'peer' }>,
 ): void {
   const answer = (reply: ClientReply) => {
-    event.reply.postMessage(reply);
+    try {
+      event.reply.postMessage(reply);
+    } catch (error) {
+      event.reply.postMessage({
+        ok: false,
+        message: `The answer cannot be sent to the worker: ${errorReply(error).message}`,
+      });
+    }
     event.reply.close();
   };
   if (!sink?.peer) {
-    answer({ ok: false, message: sink ? 'There is no client to ask for this call' : 'The call is over' });
+    answer({
+      ok: false,
+      message: sink
+        ? 'This call was not made by a client, so there is no client or server to reach'
+        : 'The call is over',
+    });
     return;
   }
-  sink.peer.request(event.method, event.params, sink.overSignal()).then(
+  const signal = sink.overSignal();
+  const asked =
+    event.weft === 'request'
+      ? sink.peer.request(event.method, event.params, signal)
+      : performPeerOp(sink.peer, signal, event.op);
+  asked.then(
     (result) => answer({ ok: true, result }),
-    (error: unknown) => answer({ ok: false, message: (error as Error)?.message ?? String(error) }),
+    (error: unknown) => answer({ ok: false, ...errorReply(error) }),
   );
 }

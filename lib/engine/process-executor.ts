@@ -16,10 +16,17 @@ import { fileURLToPath } from 'node:url';
 import { Tinypool } from 'tinypool';
 import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
 import type { Admission, Release } from './admission.js';
-import type { CallEvents, EngineCall } from './engine-call.js';
+import type { CallEvents, CallPeer, EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
+import { errorReply, type PeerReply, performPeerOp } from './peer-ops.js';
 import { decideWorkerDied, resultOutcome, runPooledCall } from './pooled-call.js';
-import { isProcessEvent, type ProcessEvent, type ProcessTask } from './process-protocol.js';
+import {
+  isProcessEvent,
+  type ProcessEvent,
+  type ProcessReply,
+  type ProcessRequest,
+  type ProcessTask,
+} from './process-protocol.js';
 import { killProcessTree } from './process-tree.js';
 import { envKey, workerEnv } from './worker-env.js';
 import { deliverCallEvent, type PoolTaskResult } from './worker-protocol.js';
@@ -39,6 +46,12 @@ export interface ProcessExecutorOptions {
 interface RunningCall {
   readonly pool: Tinypool;
   readonly events: CallEvents;
+  /** How the handler's requests reach the client and the server (absent: no client made the call). */
+  readonly peer: CallPeer | undefined;
+  /** Aborts once the outcome is decided: requests the handler made are withdrawn with it. */
+  readonly over: AbortController;
+  /** Sends a message to the child running this call (set by tinypool when the task is posted). */
+  send?: (message: ProcessReply) => void;
   readonly release: Release;
   /** Announced by the child when the call starts. */
   pid?: number;
@@ -69,13 +82,17 @@ export class ProcessExecutor {
 
   run(call: EngineCall & { tool: RegisteredBlockingTool }): Promise<Outcome> {
     const callId = this.#nextCallId++;
+    const over = new AbortController();
     return runPooledCall(this.#admission, call, {
       isClosed: () => this.#closed,
+      onDecided: (outcome) => over.abort(outcome.kind),
       start: (release, decision) => {
         const pool = this.#poolFor(call.tool);
         const entry: RunningCall = {
           pool,
           events: call.events,
+          peer: call.peer,
+          over,
           release,
           killOnStart: false,
           killed: false,
@@ -94,7 +111,16 @@ export class ProcessExecutor {
           ...(call.peer ? { clientCapabilities: call.peer.clientCapabilities } : {}),
           ...(call.inputs ? { inputs: call.inputs } : {}),
         };
-        pool.run(task, { channel: this.#channel }).then(
+        // A channel per call: tinypool hands it the way to this call's child (onMessage).
+        const channel = {
+          postMessage: (message: unknown) => {
+            if (isProcessEvent(message)) this.#onEvent(message);
+          },
+          onMessage: (send: (message: ProcessReply) => void) => {
+            entry.send = send;
+          },
+        };
+        pool.run(task, { channel }).then(
           (result: PoolTaskResult) => {
             entry.finished = true;
             this.#calls.delete(callId);
@@ -150,13 +176,6 @@ export class ProcessExecutor {
     return count;
   }
 
-  /** One channel serves every call: events carry their callId. */
-  readonly #channel = {
-    postMessage: (message: unknown) => {
-      if (isProcessEvent(message)) this.#onEvent(message);
-    },
-  };
-
   #onEvent(event: ProcessEvent): void {
     const entry = this.#calls.get(event.callId);
     if (!entry) return; // the call is over: late events are dropped
@@ -166,7 +185,37 @@ export class ProcessExecutor {
       return;
     }
     if (entry.killOnStart || entry.killed) return;
-    deliverCallEvent(entry.events, event);
+    if (event.weft === 'request' || event.weft === 'peer') this.#relay(entry, event);
+    else deliverCallEvent(entry.events, event);
+  }
+
+  /** Asks the client, or performs a PeerOp, for the child; the answer goes back on the IPC channel. */
+  #relay(entry: RunningCall, request: ProcessRequest): void {
+    const answer = (reply: PeerReply) => {
+      if (entry.finished || entry.killed) return; // nobody waits for it any more
+      try {
+        entry.send?.({ weft: 'reply', requestId: request.requestId, reply });
+      } catch (error) {
+        const message = `The answer cannot be sent to the process: ${errorReply(error).message}`;
+        entry.send?.({ weft: 'reply', requestId: request.requestId, reply: { ok: false, message } });
+      }
+    };
+    const { peer } = entry;
+    if (!peer) {
+      answer({
+        ok: false,
+        message: 'This call was not made by a client, so there is no client or server to reach',
+      });
+      return;
+    }
+    const asked =
+      request.weft === 'request'
+        ? peer.request(request.method, request.params, entry.over.signal)
+        : performPeerOp(peer, entry.over.signal, request.op);
+    asked.then(
+      (result) => answer({ ok: true, result }),
+      (error: unknown) => answer({ ok: false, ...errorReply(error) }),
+    );
   }
 
   #kill(callId: number, entry: RunningCall): void {

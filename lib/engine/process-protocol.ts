@@ -4,9 +4,12 @@
  * A child process shares no memory with the server, so there is no cancel flag to raise: a call
  * that is abandoned is killed outright. What the server needs from the child is its pid, announced
  * when the call starts (`started`), so that it can kill that process and everything it spawned.
- * Progress and log events travel on the same IPC channel as the task's result.
+ * Progress and log events travel on the same IPC channel as the task's result, and so do a
+ * handler's requests to the main thread (a question for the client, a PeerOp: see peer-ops.ts),
+ * numbered so that the `reply` the server sends back on that channel finds its waiting request.
  */
 import type { CallInputs } from './engine-call.js';
+import type { PeerOp, PeerReply } from './peer-ops.js';
 import type { CallEvent } from './worker-protocol.js';
 
 export interface ProcessTask {
@@ -22,13 +25,25 @@ export interface ProcessTask {
   /** What the request's client declared; undefined when there is no client to ask. */
   clientCapabilities?: Record<string, unknown>;
   /**
-   * Present when the call runs in rounds: questions are answered from these. A process has no way
-   * to ask the client live, so without them ctx.elicit and friends are absent.
+   * Present when the call runs in rounds: questions are answered from these; without them a
+   * question is a `request` to the server, which asks the client live.
    */
   inputs?: CallInputs;
 }
 
-export type ProcessEvent = { weft: 'started'; callId: number; pid: number } | CallEvent;
+export type ProcessEvent = { weft: 'started'; callId: number; pid: number } | CallEvent | ProcessRequest;
+
+/** A handler's request to the main thread, answered by a `ProcessReply` with the same requestId. */
+export type ProcessRequest =
+  | { weft: 'request'; callId: number; requestId: number; method: string; params: Record<string, unknown> }
+  | { weft: 'peer'; callId: number; requestId: number; op: PeerOp };
+
+/** What the server sends the child process in answer to one of its requests. */
+export interface ProcessReply {
+  weft: 'reply';
+  requestId: number;
+  reply: PeerReply;
+}
 
 export function isProcessEvent(message: unknown): message is ProcessEvent {
   return (

@@ -3,13 +3,15 @@
  *
  * Tasks carry only cloneable data. Progress and log events travel on the worker's parentPort, which
  * Piscina re-emits as the pool's 'message' event: no extra MessageChannel per call. A request to the
- * client (ctx.elicit, ctx.sample) is the one exception: it brings its own reply port, created only
- * when a handler asks, because the answer must reach that one waiting worker.
+ * client (ctx.elicit, ctx.sample) and a PeerOp (ctx.tools(), ctx.resources(), ctx.prompts(); see
+ * peer-ops.ts) are the exceptions: each brings its own reply port, created only when a handler asks,
+ * because the answer must reach that one waiting worker.
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { Question } from '../tools/client-questions.js';
 import type { LogLevel } from '../tools/tool-context.js';
 import type { CallEvents, CallInputs } from './engine-call.js';
+import type { PeerOp, PeerReply } from './peer-ops.js';
 
 /** What every thread of a pool is given once, when it starts. */
 export interface PoolWorkerData {
@@ -63,10 +65,11 @@ export function deliverCallEvent(events: CallEvents, event: CallEvent): void {
 
 export type WorkerEvent =
   | CallEvent
-  | { weft: 'request'; callId: number; method: string; params: Record<string, unknown>; reply: MessagePort };
+  | { weft: 'request'; callId: number; method: string; params: Record<string, unknown>; reply: MessagePort }
+  | { weft: 'peer'; callId: number; op: PeerOp; reply: MessagePort };
 
 /** What the main thread posts on a request's reply port. */
-export type ClientReply = { ok: true; result: unknown } | { ok: false; message: string };
+export type ClientReply = PeerReply;
 
 export function isWorkerEvent(message: unknown): message is WorkerEvent {
   return typeof message === 'object' && message !== null && 'weft' in message && 'callId' in message;

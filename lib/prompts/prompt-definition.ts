@@ -45,6 +45,11 @@ export interface PromptDefinition {
   arguments?: PromptArgument[];
   icons?: { src: string; mimeType?: string; sizes?: string[] }[];
   _meta?: Record<string, unknown>;
+  /**
+   * Labels for the server's own use (enable or disable by tag, `ctx.*().list({ tags })`); never
+   * published: put them in `_meta` too if clients should see them.
+   */
+  tags?: readonly string[];
   /** `ctx.elicit` / `ctx.sample` / `ctx.roots` ask the client, in rounds in a 2026-07-28 request. */
   get(args: Record<string, string>, ctx: PromptContext): PromptReturn | Promise<PromptReturn>;
 }

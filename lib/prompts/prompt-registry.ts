@@ -2,34 +2,55 @@
  * The prompts a server publishes: checked when registered, listed in name order, fetched with
  * their arguments checked (a missing required argument is the client's mistake: -32602).
  */
+
 import { ProtocolError } from '../protocol/protocol-error.js';
+import { checkTags, TagFilter } from '../tag-filter.js';
+import type { ValueCheck } from '../tools/standard-schema-check.js';
+import { isStandardSchema } from '../tools/standard-schema-check.js';
 import {
   type PromptContext,
   type PromptDefinition,
   type PromptResult,
   toPromptResult,
 } from './prompt-definition.js';
+import { promptArgumentsFromSchema } from './prompt-schema.js';
 
-const PROMPT_KEYS = new Set(['name', 'title', 'description', 'arguments', 'icons', '_meta', 'get']);
+const PROMPT_KEYS = new Set(['name', 'title', 'description', 'arguments', 'icons', '_meta', 'get', 'tags']);
 const ARGUMENT_KEYS = new Set(['name', 'title', 'description', 'required', 'complete']);
 
 export class PromptRegistry {
   readonly #prompts = new Map<string, { definition: PromptDefinition; descriptor: object }>();
   readonly #onChange: () => void;
-  #sorted: { name: string; descriptor: object }[] | undefined;
+  /** The schema checks of prompts whose arguments are a Standard Schema. */
+  readonly #argumentChecks = new Map<string, ValueCheck>();
+  #sorted: { name: string; descriptor: object; tags: readonly string[] | undefined }[] | undefined;
 
-  constructor(onChange: () => void) {
+  readonly #tags: TagFilter;
+
+  constructor(onChange: () => void, tags = new TagFilter()) {
     this.#onChange = onChange;
+    this.#tags = tags;
+  }
+
+  /** The tag filter changed for `tag`: prompts carrying it appear or vanish (list_changed). */
+  tagChanged(tag: string): void {
+    if (![...this.#prompts.values()].some((entry) => entry.definition.tags?.includes(tag))) return;
+    this.#sorted = undefined;
+    this.#onChange();
   }
 
   get isEmpty(): boolean {
     return this.#prompts.size === 0;
   }
 
-  add(definition: PromptDefinition): void {
-    const where = `prompt ${JSON.stringify((definition as { name?: unknown })?.name)}`;
-    if (typeof definition !== 'object' || definition === null)
-      throw new TypeError('prompt: expected an object');
+  add(given: PromptDefinition): void {
+    const where = `prompt ${JSON.stringify((given as { name?: unknown })?.name)}`;
+    if (typeof given !== 'object' || given === null) throw new TypeError('prompt: expected an object');
+    // A Standard Schema for the arguments becomes the list it describes, and is kept for `get`.
+    const fromSchema = isStandardSchema(given.arguments)
+      ? promptArgumentsFromSchema(given.arguments, where)
+      : undefined;
+    const definition = fromSchema ? { ...given, arguments: fromSchema.arguments } : given;
     for (const key of Object.keys(definition)) {
       if (!PROMPT_KEYS.has(key)) {
         throw new TypeError(`${where}: unknown option "${key}". Known: ${[...PROMPT_KEYS].join(', ')}`);
@@ -42,6 +63,7 @@ export class PromptRegistry {
     if (typeof definition.get !== 'function') {
       throw new TypeError(`${where}: get must be a function that returns the prompt's messages`);
     }
+    checkTags(definition.tags, where);
     const seen = new Set<string>();
     for (const argument of definition.arguments ?? []) {
       for (const key of Object.keys(argument)) {
@@ -52,7 +74,7 @@ export class PromptRegistry {
       }
       seen.add(argument.name);
     }
-    const { get: _get, ...published } = definition;
+    const { get: _get, tags: _tags, ...published } = definition;
     const descriptor = {
       ...published,
       ...(definition.arguments
@@ -60,12 +82,14 @@ export class PromptRegistry {
         : {}),
     };
     this.#prompts.set(definition.name, { definition, descriptor });
+    if (fromSchema) this.#argumentChecks.set(definition.name, fromSchema.check);
     this.#sorted = undefined;
     this.#onChange();
   }
 
   remove(name: string): boolean {
     const removed = this.#prompts.delete(name);
+    this.#argumentChecks.delete(name);
     if (removed) {
       this.#sorted = undefined;
       this.#onChange();
@@ -73,19 +97,25 @@ export class PromptRegistry {
     return removed;
   }
 
-  sorted(): { name: string; descriptor: object }[] {
+  sorted(): { name: string; descriptor: object; tags: readonly string[] | undefined }[] {
     this.#sorted ??= [...this.#prompts.keys()]
+      .filter((name) => this.#tags.visible(this.#prompts.get(name)!.definition.tags))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-      .map((name) => ({ name, descriptor: this.#prompts.get(name)!.descriptor }));
+      .map((name) => {
+        const { definition, descriptor } = this.#prompts.get(name)!;
+        return { name, descriptor, tags: definition.tags };
+      });
     return this.#sorted;
   }
 
+  /** The prompt by name, unless its tags hide it. */
   definition(name: string): PromptDefinition | undefined {
-    return this.#prompts.get(name)?.definition;
+    const definition = this.#prompts.get(name)?.definition;
+    return definition && this.#tags.visible(definition.tags) ? definition : undefined;
   }
 
   async get(name: string, args: unknown, ctx: PromptContext): Promise<PromptResult> {
-    const definition = this.#prompts.get(name)?.definition;
+    const definition = this.definition(name);
     if (!definition) throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
     const given = args ?? {};
     if (typeof given !== 'object' || Array.isArray(given)) {
@@ -104,6 +134,11 @@ export class PromptRegistry {
         `Prompt "${name}" needs argument(s) ${missing.map((a) => a.name).join(', ')}`,
       );
     }
-    return toPromptResult(name, await definition.get(values, ctx));
+    const check = this.#argumentChecks.get(name);
+    if (!check) return toPromptResult(name, await definition.get(values, ctx));
+    const checked = await check(values);
+    if (!checked.ok)
+      throw ProtocolError.invalidParams(`Invalid arguments for prompt "${name}": ${checked.problem}`);
+    return toPromptResult(name, await definition.get(checked.value as Record<string, string>, ctx));
   }
 }

@@ -38,6 +38,11 @@ interface ResourceCommon {
   annotations?: { audience?: ('user' | 'assistant')[]; priority?: number; lastModified?: string };
   icons?: { src: string; mimeType?: string; sizes?: string[] }[];
   _meta?: Record<string, unknown>;
+  /**
+   * Labels for the server's own use (enable or disable by tag, `ctx.*().list({ tags })`); never
+   * published: put them in `_meta` too if clients should see them.
+   */
+  tags?: readonly string[];
 }
 
 export interface ResourceDefinition extends ResourceCommon {

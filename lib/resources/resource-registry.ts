@@ -8,8 +8,10 @@
  *
  * A read tries the exact URIs first, then the templates in template order; the first match wins.
  */
+
 import { ErrorCode } from '../protocol/error-codes.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
+import { checkTags, TagFilter } from '../tag-filter.js';
 import {
   type ReadContext,
   type ResourceContents,
@@ -22,7 +24,17 @@ import { UriTemplate } from './uri-template.js';
 /** MCP's legacy code for "no resource with that URI" (the spec's -32002). */
 export const RESOURCE_NOT_FOUND = ErrorCode.ResourceNotFound;
 
-const COMMON_KEYS = ['name', 'title', 'description', 'mimeType', 'annotations', 'icons', '_meta', 'read'];
+const COMMON_KEYS = [
+  'name',
+  'title',
+  'description',
+  'mimeType',
+  'annotations',
+  'icons',
+  '_meta',
+  'read',
+  'tags',
+];
 const RESOURCE_KEYS = new Set([...COMMON_KEYS, 'uri', 'size']);
 const TEMPLATE_KEYS = new Set([...COMMON_KEYS, 'uriTemplate', 'complete']);
 
@@ -39,8 +51,20 @@ export class ResourceRegistry {
   #sortedResources: string[] | undefined;
   #sortedTemplates: string[] | undefined;
 
-  constructor(onChange: () => void) {
+  readonly #tags: TagFilter;
+
+  constructor(onChange: () => void, tags = new TagFilter()) {
     this.#onChange = onChange;
+    this.#tags = tags;
+  }
+
+  /** The tag filter changed for `tag`: resources carrying it appear or vanish (list_changed). */
+  tagChanged(tag: string): void {
+    const entries = [...this.#resources.values(), ...this.#templates.values()];
+    if (!entries.some((entry) => entry.definition.tags?.includes(tag))) return;
+    this.#sortedResources = undefined;
+    this.#sortedTemplates = undefined;
+    this.#onChange();
   }
 
   get isEmpty(): boolean {
@@ -56,7 +80,7 @@ export class ResourceRegistry {
     if (this.#resources.has(definition.uri)) {
       throw new TypeError(`${where} is already registered; each resource needs its own URI`);
     }
-    this.#resources.set(definition.uri, { definition, descriptor: describe(definition, ['read']) });
+    this.#resources.set(definition.uri, { definition, descriptor: describe(definition, ['read', 'tags']) });
     this.#sortedResources = undefined;
     this.#onChange();
   }
@@ -78,7 +102,7 @@ export class ResourceRegistry {
     this.#templates.set(definition.uriTemplate, {
       definition,
       template,
-      descriptor: describe(definition, ['read', 'complete']),
+      descriptor: describe(definition, ['read', 'complete', 'tags']),
     });
     this.#sortedTemplates = undefined;
     this.#onChange();
@@ -95,27 +119,48 @@ export class ResourceRegistry {
   }
 
   /** Resource descriptors keyed by URI, in URI order. */
-  sortedResources(): { key: string; descriptor: object }[] {
-    this.#sortedResources ??= [...this.#resources.keys()].sort(byCodeUnit);
-    return this.#sortedResources.map((key) => ({ key, descriptor: this.#resources.get(key)!.descriptor }));
+  sortedResources(): { key: string; descriptor: object; tags: readonly string[] | undefined }[] {
+    this.#sortedResources ??= [...this.#resources.keys()]
+      .filter((key) => this.#tags.visible(this.#resources.get(key)!.definition.tags))
+      .sort(byCodeUnit);
+    return this.#sortedResources.map((key) => {
+      const { definition, descriptor } = this.#resources.get(key)!;
+      return { key, descriptor, tags: definition.tags };
+    });
   }
 
   sortedTemplates(): { key: string; descriptor: object }[] {
-    this.#sortedTemplates ??= [...this.#templates.keys()].sort(byCodeUnit);
+    this.#sortedTemplates ??= [...this.#templates.keys()]
+      .filter((key) => this.#tags.visible(this.#templates.get(key)!.definition.tags))
+      .sort(byCodeUnit);
     return this.#sortedTemplates.map((key) => ({ key, descriptor: this.#templates.get(key)!.descriptor }));
   }
 
+  /** The declared mimeType of the resource registered at exactly this URI (templates not included). */
+  mimeTypeOf(uri: string): string | undefined {
+    return this.#resources.get(uri)?.definition.mimeType;
+  }
+
   template(uriTemplate: string): RegisteredTemplate | undefined {
-    return this.#templates.get(uriTemplate);
+    const entry = this.#templates.get(uriTemplate);
+    return entry && this.#tags.visible(entry.definition.tags) ? entry : undefined;
   }
 
   has(uri: string): boolean {
-    if (this.#resources.has(uri)) return true;
-    return [...this.#templates.values()].some((entry) => entry.template.match(uri) !== undefined);
+    if (this.#exact(uri)) return true;
+    return this.sortedTemplates().some(
+      ({ key }) => this.#templates.get(key)!.template.match(uri) !== undefined,
+    );
+  }
+
+  /** The resource with exactly this URI, unless its tags hide it. */
+  #exact(uri: string): { definition: ResourceDefinition; descriptor: object } | undefined {
+    const entry = this.#resources.get(uri);
+    return entry && this.#tags.visible(entry.definition.tags) ? entry : undefined;
   }
 
   async read(uri: string, ctx: ReadContext): Promise<ResourceContents[]> {
-    const exact = this.#resources.get(uri);
+    const exact = this.#exact(uri);
     if (exact) return toContents(uri, exact.definition.mimeType, await exact.definition.read(uri, ctx));
     for (const key of this.sortedTemplates().map((entry) => entry.key)) {
       const entry = this.#templates.get(key)!;
@@ -140,6 +185,7 @@ function checkCommon(definition: object, keys: ReadonlySet<string>, where: strin
     throw new TypeError(`${where}: name must be a non-empty string`);
   if (typeof read !== 'function')
     throw new TypeError(`${where}: read must be a function that returns its contents`);
+  checkTags((definition as { tags?: unknown }).tags, where);
 }
 
 function describe(definition: object, omit: string[]): Record<string, unknown> {

@@ -1,5 +1,6 @@
 /**
- * What `ctx.resources()` offers a handler: the server's resources, seen from inside a call.
+ * What `ctx.resources()` offers a handler: the server's resources, seen from inside a call. Every
+ * member returns a promise, so it reads the same inline and from a pool thread or process.
  */
 import type {
   ResourceContents,
@@ -8,16 +9,22 @@ import type {
 } from './resource-definition.js';
 
 export interface ResourcesView {
-  /** Published resource descriptors, in URI order. */
-  list(): object[];
+  /** Published resource descriptors, in URI order; with `tags`, only those carrying one of them. */
+  list(filter?: { tags?: readonly string[] }): Promise<object[]>;
   /** Published template descriptors, in template order. */
-  templates(): object[];
+  templates(): Promise<object[]>;
   /** The descriptor of the resource with this URI (templates are not searched). */
-  find(uri: string): object | undefined;
+  find(uri: string): Promise<object | undefined>;
   read(uri: string): Promise<ResourceContents[]>;
-  add(definition: ResourceDefinition): void;
-  addTemplate(definition: ResourceTemplateDefinition): void;
-  remove(uri: string): boolean;
+  /** Whether the client that made this call subscribed to `uri` (resources/subscribe). */
+  isSubscribed(uri: string): Promise<boolean>;
+  /** Inline handlers only: a reader function cannot be sent from a pool thread or process. */
+  add(definition: ResourceDefinition): Promise<void>;
+  /** Inline handlers only, like `add`. */
+  addTemplate(definition: ResourceTemplateDefinition): Promise<void>;
+  remove(uri: string): Promise<boolean>;
   /** Tells every client subscribed to `uri` that it changed (`notifications/resources/updated`). */
-  updated(uri: string): void;
+  notifyUpdated(uri: string): Promise<void>;
+  /** The former name of `notifyUpdated`. */
+  updated(uri: string): Promise<void>;
 }

@@ -29,6 +29,7 @@ import {
   toolFailure,
   unsendable,
 } from '../tools/result-shaping.js';
+import type { Checked } from '../tools/standard-schema-check.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { decodeCursor, encodeCursor, firstAfter } from './cursor.js';
 import { type MethodContext, NO_RESPONSE } from './method-table.js';
@@ -83,12 +84,20 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       return invalidArguments(tool, 'arguments must be a JSON object');
     }
-    const problem = tool.validateArguments(args);
-    if (problem) return invalidArguments(tool, problem);
-    if (options.tasks && taskModeOf(ctx, tool))
-      return startTask(ctx, tool, args as Record<string, unknown>, options.tasks);
-    return runCall(ctx, tool, args as Record<string, unknown>);
+    const checked = tool.checkArguments(args);
+    // Only a schema with async refinements answers later; every other call stays synchronous here.
+    return checked instanceof Promise
+      ? checked.then((c) => afterCheck(ctx, tool, c))
+      : afterCheck(ctx, tool, checked);
   });
+
+  /** The call with the arguments its schema handed back (a Standard Schema's output), or its refusal. */
+  function afterCheck(ctx: MethodContext, tool: RegisteredTool, checked: Checked) {
+    if (!checked.ok) return invalidArguments(tool, checked.problem);
+    const args = checked.value as Record<string, unknown>;
+    if (options.tasks && taskModeOf(ctx, tool)) return startTask(ctx, tool, args, options.tasks);
+    return runCall(ctx, tool, args);
+  }
 
   /**
    * A call that becomes a task: multi-round input first (the tool's `beforeTask`, in this

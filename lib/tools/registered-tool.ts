@@ -3,7 +3,7 @@
  * settings the engine needs. Built once, read on every call, never mutated.
  */
 import type { HeaderParam } from '../protocol/mcp-param-headers.js';
-import type { Validator } from './schema-compiler.js';
+import type { Checked, ValueCheck } from './standard-schema-check.js';
 import type {
   BeforeTask,
   TaskSupport,
@@ -32,10 +32,18 @@ interface RegisteredToolBase {
   readonly name: string;
   readonly definition: ToolDefinition<never, never>;
   readonly descriptor: ToolDescriptor;
-  readonly validateArguments: Validator;
+  /** The definition's `tags` (local to the server, never published). */
+  readonly tags: readonly string[] | undefined;
+  /**
+   * Checks a call's arguments: with a JSON Schema they pass as sent; with a Standard Schema the
+   * handler gets the schema's output (defaults, transforms applied). Asynchronous only when the
+   * schema is (async refinements).
+   */
+  readonly checkArguments: ValueCheck;
   /** The arguments its `x-mcp-header` annotations mirror into `Mcp-Param-*` headers (checked at registration). */
   readonly headerParams: readonly HeaderParam[];
-  readonly validateOutput: Validator | undefined;
+  /** Checks structured output; with a Standard Schema it yields the schema's output, which is sent. */
+  readonly checkOutput: ((value: unknown) => Checked) | undefined;
   /** The tool's own deadline in ms (0 = none of its own). */
   readonly timeoutMs: number;
   /** Max calls of this tool in flight (Infinity = no limit of its own). */

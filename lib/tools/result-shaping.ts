@@ -18,26 +18,32 @@ export function shapeSuccess(tool: RegisteredTool, value: unknown): CallToolResu
     const problem = callToolResultProblem(value);
     if (problem)
       return toolFailure(tool, `Tool "${tool.name}" returned an invalid CallToolResult: ${problem}`);
-    if (tool.validateOutput && value.isError !== true) {
+    if (tool.checkOutput && value.isError !== true) {
       if (value.structuredContent === undefined) {
         return toolFailure(
           tool,
           `Tool "${tool.name}" declares an outputSchema but returned no structuredContent`,
         );
       }
-      const problem = tool.validateOutput(value.structuredContent);
-      if (problem) return outputMismatch(tool, problem);
+      const checked = tool.checkOutput(value.structuredContent);
+      if (!checked.ok) return outputMismatch(tool, checked.problem);
+      if (checked.value !== value.structuredContent) {
+        return {
+          ...(value as unknown as CallToolResult),
+          structuredContent: checked.value as Record<string, unknown>,
+        };
+      }
     }
     return value as unknown as CallToolResult;
   }
-  if (tool.validateOutput) {
-    const problem = tool.validateOutput(value);
-    if (problem) return outputMismatch(tool, problem);
-    const json = encodeJson(value);
+  if (tool.checkOutput) {
+    const checked = tool.checkOutput(value);
+    if (!checked.ok) return outputMismatch(tool, checked.problem);
+    const json = encodeJson(checked.value);
     if (!json.ok) return unsendable(tool, json.problem);
     return {
       content: [{ type: 'text', text: json.text }],
-      structuredContent: value as Record<string, unknown>,
+      structuredContent: checked.value as Record<string, unknown>,
     };
   }
   if (typeof value === 'string') return textResult(value);

@@ -37,8 +37,7 @@ export interface ToolContext {
    * start once the client answered (already-asked questions then return their answers at once, in
    * order): do expensive work after the questions, or use the explicit form (`inputRequired`).
    * A cancel or the deadline still ends the call while it waits. A call made without a client rejects.
-   * Under `isolation: 'process'` it is present only in a 2026-07-28 request (a process has no live
-   * way to the client).
+   * From a pool thread or process the question travels to the main thread, which asks the client.
    */
   elicit?(params: ElicitParams, options?: AskOptions): Promise<ElicitResult>;
   /** Asks the client's model for a completion (`sampling/createMessage`); same rules as `elicit`. */
@@ -55,12 +54,15 @@ export interface ToolContext {
    * server (it cannot be forged or moved to another call); undefined on a first round.
    */
   readonly requestState?: unknown;
-  /** The server's tools: list, find, call, add, remove (a change tells clients with list_changed). */
-  tools?(): ToolsView;
-  /** The server's resources: list, read, add, remove, announce updates. */
-  resources?(): ResourcesView;
+  /**
+   * The server's tools: list, find, findMany, call, callAll, add, remove (a change tells clients
+   * with list_changed). The same members inline, in a pool thread and in a pool process.
+   */
+  tools(): ToolsView;
+  /** The server's resources: list, read, isSubscribed, add, remove, notifyUpdated. */
+  resources(): ResourcesView;
   /** The server's prompts: list, get, add, remove. */
-  prompts?(): PromptsView;
+  prompts(): PromptsView;
 }
 
 /**
@@ -106,15 +108,43 @@ export interface RootsResult {
   [extra: string]: unknown;
 }
 
+/**
+ * `ctx.tools()`: the server's tools seen from inside a call. Every member returns a promise, so a
+ * handler reads the same way inline, in a pool thread and in a pool process (where each member is a
+ * message to the main thread and back).
+ */
 export interface ToolsView {
-  /** Published descriptors, in name order. */
-  list(): object[];
-  find(name: string): object | undefined;
+  /** Published descriptors, in name order; with `tags`, only tools carrying at least one of them. */
+  list(filter?: { tags?: readonly string[] }): Promise<object[]>;
+  find(name: string): Promise<object | undefined>;
+  /** The descriptors of the named tools that exist, in the order asked (missing names are skipped). */
+  findMany(names: readonly string[]): Promise<object[]>;
   /** Calls a tool of this server as a client would (validation, deadline, result shaping included). */
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
-  add(definition: object): void;
-  remove(name: string): boolean;
+  /**
+   * Calls several tools at once. Each call settles on its own: one that fails leaves the others
+   * running, and its entry carries the error; the list is in the order of `calls`.
+   */
+  callAll(calls: readonly ToolCallRequest[]): Promise<ToolCallOutcome[]>;
+  /**
+   * Registers a tool (clients are told with list_changed). From a pool thread or process only a
+   * module-defined tool can be added (`blocking: true, module: ...`): a handler function cannot be
+   * sent to the main thread.
+   */
+  add(definition: object): Promise<void>;
+  remove(name: string): Promise<boolean>;
 }
+
+/** One call of `ctx.tools().callAll`. */
+export interface ToolCallRequest {
+  name: string;
+  arguments?: Record<string, unknown>;
+}
+
+/** How one call of `ctx.tools().callAll` ended: its result, or the error that stopped it. */
+export type ToolCallOutcome =
+  | { name: string; ok: true; result: CallToolResult }
+  | { name: string; ok: false; error: Error };
 
 /**
  * Raised by `ctx.elicit` / `ctx.sample` / `ctx.roots` when the request's client did not declare the

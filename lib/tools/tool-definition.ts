@@ -10,20 +10,40 @@
  */
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { CallToolResult } from './content.js';
+import type { InferInput, InferOutput, StandardSchemaV1 } from './standard-schema.js';
 import type { ToolContext } from './tool-context.js';
+import type { ToolUi } from './tool-ui.js';
 
 /** An object JSON Schema (2020-12 is the default dialect); every keyword is kept when published. */
 export type ObjectSchema = Exclude<JSONSchema, boolean> & { readonly type: 'object' };
 
-/** The argument type a schema describes; a loose record when the schema is not a literal type. */
-export type ArgsOf<S> = S extends ObjectSchema
-  ? string extends S['type']
-    ? Record<string, unknown>
-    : FromSchema<S>
-  : Record<string, unknown>;
+/**
+ * A tool's schema: a JSON Schema object, or any Standard Schema that can give one (zod 4, valibot,
+ * ArkType...), converted for `tools/list` and validated by its own library.
+ */
+export type ToolSchema = ObjectSchema | StandardSchemaV1;
 
-/** The structured output an `outputSchema` describes; anything when there is none. */
-export type OutputOf<O> = O extends ObjectSchema ? FromSchema<O> : unknown;
+/**
+ * The argument type a schema describes (for a Standard Schema, its output: what `validate` hands
+ * back); a loose record when the schema is not a literal type.
+ */
+export type ArgsOf<S> = S extends StandardSchemaV1
+  ? InferOutput<S>
+  : S extends ObjectSchema
+    ? string extends S['type']
+      ? Record<string, unknown>
+      : FromSchema<S>
+    : Record<string, unknown>;
+
+/**
+ * The structured output an `outputSchema` describes (for a Standard Schema, what it accepts; its
+ * output is what is sent); anything when there is none.
+ */
+export type OutputOf<O> = O extends StandardSchemaV1
+  ? InferInput<O>
+  : O extends ObjectSchema
+    ? FromSchema<O>
+    : unknown;
 
 /**
  * What a handler may return: a string (one text block), a full CallToolResult (passed through), or
@@ -62,7 +82,7 @@ export interface WorkerResourceLimits {
   stackSizeMb?: number;
 }
 
-interface ToolCommon<S extends ObjectSchema, O extends ObjectSchema | undefined> {
+interface ToolCommon<S extends ToolSchema, O extends ToolSchema | undefined> {
   /** 1 to 128 characters of [A-Za-z0-9_.-]; unique within a server. */
   name: string;
   title?: string;
@@ -72,6 +92,11 @@ interface ToolCommon<S extends ObjectSchema, O extends ObjectSchema | undefined>
   annotations?: ToolAnnotations;
   icons?: ToolIcon[];
   _meta?: Record<string, unknown>;
+  /**
+   * Labels for the server's own use (enable or disable by tag, `ctx.*().list({ tags })`); never
+   * published: put them in `_meta` too if clients should see them.
+   */
+  tags?: readonly string[];
   /** This tool's deadline in ms; it can only tighten the server's `timeoutMs`. 0 = none of its own. */
   timeoutMs?: number;
   /** At most this many calls of this tool run at once; more wait in the bounded queue. */
@@ -94,6 +119,8 @@ interface ToolCommon<S extends ObjectSchema, O extends ObjectSchema | undefined>
    * handler as `ctx.inputResponses`), or nothing to create the task. Only with `task`.
    */
   beforeTask?: BeforeTask;
+  /** MCP Apps: the `ui://` resource a host renders for this tool, and who may call it (tool-ui.ts). */
+  ui?: ToolUi;
 }
 
 export type TaskSupport = 'optional' | 'required';
@@ -109,16 +136,14 @@ export type BeforeTask = (
   ctx: BeforeTaskContext,
 ) => unknown | Promise<unknown>;
 
-export interface InlineToolDefinition<S extends ObjectSchema, O extends ObjectSchema | undefined = undefined>
+export interface InlineToolDefinition<S extends ToolSchema, O extends ToolSchema | undefined = undefined>
   extends ToolCommon<S, O> {
   blocking?: false;
   handler: ToolHandler<NoInfer<S>, NoInfer<O>>;
 }
 
-export interface BlockingToolDefinition<
-  S extends ObjectSchema,
-  O extends ObjectSchema | undefined = undefined,
-> extends ToolCommon<S, O> {
+export interface BlockingToolDefinition<S extends ToolSchema, O extends ToolSchema | undefined = undefined>
+  extends ToolCommon<S, O> {
   blocking: true;
   /**
    * The module a pool worker imports to find the handler: `import.meta.url` when this definition
@@ -151,8 +176,8 @@ export type ToolIsolation = 'thread' | 'process';
 export type ToolEnv = true | Readonly<Record<string, string>>;
 
 export type ToolDefinition<
-  S extends ObjectSchema = ObjectSchema,
-  O extends ObjectSchema | undefined = undefined,
+  S extends ToolSchema = ObjectSchema,
+  O extends ToolSchema | undefined = undefined,
 > = InlineToolDefinition<S, O> | BlockingToolDefinition<S, O>;
 
 /** Every option key a tool definition may carry; anything else is refused at registration. */
@@ -165,6 +190,7 @@ export const TOOL_OPTION_KEYS: ReadonlySet<string> = new Set([
   'annotations',
   'icons',
   '_meta',
+  'tags',
   'timeoutMs',
   'concurrency',
   'structuredFailure',
@@ -177,6 +203,7 @@ export const TOOL_OPTION_KEYS: ReadonlySet<string> = new Set([
   'env',
   'task',
   'beforeTask',
+  'ui',
 ]);
 
 declare const checkedDefinition: unique symbol;
@@ -194,9 +221,8 @@ export interface DefinedTool {
  * Identity at run time; at compile time it infers the handler's argument type from the schemas.
  * Use it for a tool defined in a module of its own (`export default defineTool({...})`).
  */
-export function defineTool<
-  const S extends ObjectSchema,
-  const O extends ObjectSchema | undefined = undefined,
->(definition: ToolDefinition<S, O>): ToolDefinition<S, O> & DefinedTool {
+export function defineTool<const S extends ToolSchema, const O extends ToolSchema | undefined = undefined>(
+  definition: ToolDefinition<S, O>,
+): ToolDefinition<S, O> & DefinedTool {
   return definition as ToolDefinition<S, O> & DefinedTool;
 }

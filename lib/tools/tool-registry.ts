@@ -6,15 +6,19 @@
  * The listing is kept sorted by name (code-unit order) because cursor pagination is only sound over
  * a stable total order.
  */
+
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { encodeJson } from '../protocol/message-encoding.js';
+import { TagFilter } from '../tag-filter.js';
 import { findHandler } from './handler-export.js';
 import { findHeaderParams } from './header-params.js';
 import type { RegisteredTool, ToolDescriptor } from './registered-tool.js';
-import type { SchemaCompiler, Validator } from './schema-compiler.js';
+import type { SchemaCompiler } from './schema-compiler.js';
 import { TOOL_OPTION_KEYS, type ToolDefinition } from './tool-definition.js';
+import { compileToolSchema, synchronousCheck } from './tool-schema.js';
+import { checkToolUi } from './tool-ui.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const DESCRIPTOR_KEYS = ['title', 'description', 'outputSchema', 'annotations', 'icons', '_meta'] as const;
@@ -29,9 +33,19 @@ export class ToolRegistry {
   readonly #compiler: SchemaCompiler;
   readonly #onChange: () => void;
 
-  constructor(compiler: SchemaCompiler, onChange: () => void = () => {}) {
+  readonly #tags: TagFilter;
+
+  constructor(compiler: SchemaCompiler, onChange: () => void = () => {}, tags = new TagFilter()) {
     this.#compiler = compiler;
     this.#onChange = onChange;
+    this.#tags = tags;
+  }
+
+  /** The tag filter changed for `tag`: tools carrying it appear or vanish (list_changed). */
+  tagChanged(tag: string): void {
+    if (![...this.#tools.values()].some((tool) => tool.tags?.includes(tag))) return;
+    this.#sorted = undefined;
+    this.#onChange();
   }
 
   add(definition: ToolDefinition<never, never>): RegisteredTool {
@@ -57,7 +71,7 @@ export class ToolRegistry {
    */
   async verifyBlockingModules(): Promise<void> {
     const problems: string[] = [];
-    for (const tool of this.sorted()) {
+    for (const tool of this.#tools.values()) {
       if (!tool.blocking) continue;
       try {
         const module = (await import(tool.moduleUrl)) as Record<string, unknown>;
@@ -72,20 +86,22 @@ export class ToolRegistry {
     if (problems.length > 0) throw new ToolRegistrationError(problems.join('\n'));
   }
 
+  /** The tool by name, unless its tags hide it. */
   get(name: string): RegisteredTool | undefined {
-    return this.#tools.get(name);
+    const tool = this.#tools.get(name);
+    return tool === undefined || this.#tags.open || this.#tags.visible(tool.tags) ? tool : undefined;
   }
 
   get size(): number {
     return this.#tools.size;
   }
 
-  /** All tools in name order; the array is cached until the set changes. */
+  /** All tools their tags let through, in name order; the array is cached until the set changes. */
   sorted(): readonly RegisteredTool[] {
     if (this.#sorted === undefined) {
-      this.#sorted = [...this.#tools.values()].sort((a, b) =>
-        a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-      );
+      this.#sorted = [...this.#tools.values()]
+        .filter((tool) => this.#tags.visible(tool.tags))
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     }
     return this.#sorted;
   }
@@ -113,12 +129,14 @@ export class ToolRegistry {
       fail('a tool with this name is already registered; tool names must be unique');
     }
 
-    const validateArguments = this.#compileObjectSchema(definition.inputSchema, 'inputSchema', fail);
-    const headerParams = findHeaderParams(definition.inputSchema, fail);
-    const validateOutput =
+    const input = compileToolSchema(this.#compiler, definition.inputSchema, 'inputSchema', 'input', fail);
+    const checkArguments = input.check;
+    const headerParams = findHeaderParams(input.published as ToolDefinition['inputSchema'], fail);
+    const output =
       definition.outputSchema === undefined
         ? undefined
-        : this.#compileObjectSchema(definition.outputSchema, 'outputSchema', fail);
+        : compileToolSchema(this.#compiler, definition.outputSchema, 'outputSchema', 'output', fail);
+    const checkOutput = output && synchronousCheck(output.check, 'outputSchema');
 
     const timeoutMs = definition.timeoutMs ?? 0;
     if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
@@ -131,17 +149,21 @@ export class ToolRegistry {
       fail(`concurrency must be a whole number of at least 1, got ${concurrency}`);
     }
 
-    const structuredFailure = definition.structuredFailure as RegisteredTool['structuredFailure'];
+    let structuredFailure = definition.structuredFailure as RegisteredTool['structuredFailure'];
     if (structuredFailure !== undefined) {
-      if (!validateOutput) fail('structuredFailure needs an outputSchema to describe it');
+      if (!checkOutput) fail('structuredFailure needs an outputSchema to describe it');
+      const sent: NonNullable<RegisteredTool['structuredFailure']> = {};
       for (const kind of ['timeout', 'error'] as const) {
         const value = structuredFailure?.[kind];
         if (value === undefined) continue;
-        const problem = validateOutput?.(value);
-        if (problem) fail(`structuredFailure.${kind} does not match the outputSchema: ${problem}`);
-        const json = encodeJson(value);
+        const checked = checkOutput!(value);
+        if (!checked.ok)
+          fail(`structuredFailure.${kind} does not match the outputSchema: ${checked.problem}`);
+        else sent[kind] = checked.value as Record<string, unknown>;
+        const json = encodeJson(sent[kind]);
         if (!json.ok) fail(`structuredFailure.${kind} cannot be sent as JSON: ${json.problem}`);
       }
+      structuredFailure = sent;
     }
 
     const task = definition.task;
@@ -154,7 +176,19 @@ export class ToolRegistry {
         fail("beforeTask runs before a task is created; add task: 'optional' or 'required'");
     }
 
+    const { tags } = definition;
+    if (
+      tags !== undefined &&
+      !(Array.isArray(tags) && tags.every((tag) => typeof tag === 'string' && tag !== ''))
+    ) {
+      fail('tags must be an array of non-empty strings');
+    }
+
     const descriptor = describe(definition);
+    descriptor.inputSchema = input.published;
+    if (output) descriptor.outputSchema = output.published;
+    const meta = checkToolUi(definition.ui, definition._meta, fail);
+    if (meta !== undefined) descriptor._meta = meta;
     if (task !== undefined) descriptor.execution = { taskSupport: task };
     // What tools/list sends, checked now: otherwise every listing would fail at run time.
     const listed = encodeJson(descriptor);
@@ -163,9 +197,10 @@ export class ToolRegistry {
       name: definition.name,
       definition: definition as unknown as ToolDefinition<never, never>,
       descriptor,
-      validateArguments,
+      tags,
+      checkArguments,
       headerParams,
-      validateOutput,
+      checkOutput,
       timeoutMs,
       concurrency,
       structuredFailure,
@@ -224,20 +259,6 @@ export class ToolRegistry {
       fail('an inline tool needs a handler function (or set blocking: true and give its module)');
     }
     return { ...base, blocking: false, handler: definition.handler as never };
-  }
-
-  #compileObjectSchema(schema: unknown, field: string, fail: (message: string) => never): Validator {
-    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-      fail(`${field} must be a JSON Schema object such as { type: 'object', properties: {...} }`);
-    }
-    if ((schema as { type?: unknown }).type !== 'object') {
-      fail(`${field} must describe an object: set type: 'object' at its top level`);
-    }
-    try {
-      return this.#compiler.compile(schema as object);
-    } catch (error) {
-      return fail(`${field} does not compile as JSON Schema 2020-12: ${(error as Error).message}`);
-    }
   }
 }
 

@@ -16,6 +16,7 @@ import { eraOfPost } from '../protocol/http-era.js';
 import type { JsonRpcRequest } from '../protocol/json-rpc.js';
 import type { AuthHook } from './bearer-auth.js';
 import type { Connect } from './connection.js';
+import { type CorsOptions, CorsPolicy } from './cors.js';
 import { header, reply } from './http-replies.js';
 import { LegacyHttpSessions } from './legacy-http-sessions.js';
 import { ModernHttpRequests } from './modern-http-requests.js';
@@ -52,6 +53,11 @@ export interface StreamableHttpOptions extends OriginGuardOptions {
   maxStreamBacklogBytes?: number;
   /** Runs before anything else; refuse with 401/403 (see `bearerAuth`). */
   auth?: AuthHook;
+  /**
+   * Browser pages on these origins may call the endpoint: preflights are answered and the MCP
+   * headers exposed (cors.ts). None by default, so other origins stay refused.
+   */
+  cors?: CorsOptions;
 }
 
 export interface HttpListenOptions extends StreamableHttpOptions {
@@ -70,6 +76,9 @@ export class StreamableHttpTransport {
   readonly #options: Required<Pick<StreamableHttpOptions, 'path' | 'maxBodyBytes'>> & StreamableHttpOptions;
   readonly #legacy: LegacyHttpSessions;
   readonly #modern: ModernHttpRequests;
+  readonly #cors: CorsPolicy;
+  /** The origin guard's options, with the CORS origins accepted as well. */
+  readonly #guard: StreamableHttpOptions;
   #server: Server | undefined;
   #accepting = true;
 
@@ -79,6 +88,12 @@ export class StreamableHttpTransport {
    */
   constructor(connect: Connect, routing: ModernRouting, options: StreamableHttpOptions = {}) {
     this.#options = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, ...options };
+    this.#cors = new CorsPolicy(options.cors);
+    const allowedOrigins = options.allowedOrigins;
+    this.#guard =
+      allowedOrigins === 'any' || options.cors === undefined
+        ? options
+        : { ...options, allowedOrigins: [...(allowedOrigins ?? []), ...options.cors.origins] };
     const keepAliveMs = options.keepAliveMs ?? 15_000;
     this.#legacy = new LegacyHttpSessions(connect, {
       sessionIdleMs: options.sessionIdleMs ?? 30 * 60_000,
@@ -162,8 +177,11 @@ export class StreamableHttpTransport {
         `Not found: the MCP endpoint is ${this.#options.path}`,
       );
     }
-    const problem = originProblem(request.headers, this.#options);
+    this.#cors.decorate(request, response);
+    const problem = originProblem(request.headers, this.#guard);
     if (problem) return reply(response, 403, ErrorCode.InvalidRequest, problem);
+    // A preflight carries no credentials: it is answered before the auth hook runs.
+    if (CorsPolicy.isPreflight(request)) return this.#cors.answerPreflight(request, response);
     if (this.#options.auth) {
       const verdict = await this.#options.auth(request);
       if (verdict !== true) {

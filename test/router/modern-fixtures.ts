@@ -75,9 +75,9 @@ export function buildModernServer(options: Partial<McpServerOptions> = {}): McpS
       name: 'touch_tools',
       description: 'Adds and removes a tool, so the tool list changes.',
       inputSchema: { type: 'object' },
-      handler: (_args, ctx) => {
-        ctx.tools!().add({ name: 'ephemeral', inputSchema: { type: 'object' }, handler: () => 'here' });
-        ctx.tools!().remove('ephemeral');
+      handler: async (_args, ctx) => {
+        await ctx.tools().add({ name: 'ephemeral', inputSchema: { type: 'object' }, handler: () => 'here' });
+        await ctx.tools().remove('ephemeral');
         return 'touched';
       },
     })
@@ -85,9 +85,9 @@ export function buildModernServer(options: Partial<McpServerOptions> = {}): McpS
       name: 'touch_prompts',
       description: 'Adds and removes a prompt, so the prompt list changes.',
       inputSchema: { type: 'object' },
-      handler: (_args, ctx) => {
-        ctx.prompts!().add({ name: 'ephemeral', get: () => 'here' });
-        ctx.prompts!().remove('ephemeral');
+      handler: async (_args, ctx) => {
+        await ctx.prompts().add({ name: 'ephemeral', get: () => 'here' });
+        await ctx.prompts().remove('ephemeral');
         return 'touched';
       },
     })
@@ -95,8 +95,8 @@ export function buildModernServer(options: Partial<McpServerOptions> = {}): McpS
       name: 'touch_resource',
       description: 'Announces that a resource changed.',
       inputSchema: { type: 'object', properties: { uri: { type: 'string' } }, required: ['uri'] },
-      handler: ({ uri }, ctx) => {
-        ctx.resources!().updated(uri);
+      handler: async ({ uri }, ctx) => {
+        await ctx.resources().notifyUpdated(uri);
         return 'touched';
       },
     });

@@ -9,6 +9,7 @@ export const DEMO_TOOL_NAMES = [
   'echo',
   'fib',
   'hash_chain',
+  'prime_density',
   'primes',
   'regex_search',
   'regional_echo',

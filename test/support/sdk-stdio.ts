@@ -20,6 +20,7 @@ export async function connectOverStdio(
   script: string,
   args: string[] = [],
   env: Record<string, string> = {},
+  capabilities: Record<string, unknown> = {},
 ): Promise<StdioSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
@@ -27,7 +28,7 @@ export async function connectOverStdio(
     env: { ...(process.env as Record<string, string>), ...env },
     stderr: 'pipe',
   });
-  const client = new Client({ name: 'weft-test', version: '1.0.0' });
+  const client = new Client({ name: 'weft-test', version: '1.0.0' }, { capabilities });
   await client.connect(transport);
   const pid = transport.pid;
   if (pid === null) throw new Error('the server process did not start');

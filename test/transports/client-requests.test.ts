@@ -47,8 +47,10 @@ function askingServer(): McpServer {
       inputSchema: { type: 'object', properties: {} },
       handler: async (_args, ctx) => {
         const inner = await ctx.tools!().call('shout', { text: 'hi' });
-        ctx.resources!().add({ uri: 'app://made-by-a-tool', name: 'made', read: () => 'made' });
-        return `${text(inner)} / tools: ${ctx.tools!().list().length} / prompts: ${ctx.prompts!().list().length}`;
+        await ctx.resources().add({ uri: 'app://made-by-a-tool', name: 'made', read: () => 'made' });
+        const tools = await ctx.tools().list();
+        const prompts = await ctx.prompts().list();
+        return `${text(inner)} / tools: ${tools.length} / prompts: ${prompts.length}`;
       },
     })
     .tool({
