@@ -9,21 +9,15 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { callPeer, resourceUpdatedNotification, type ServerParts } from './context-views.js';
 import { Engine } from './engine/engine.js';
-import { killChildProcessTrees } from './engine/process-tree.js';
+import { handleProcessSignals, shutdownAndExit } from './process-signals.js';
 import type { PromptDefinition } from './prompts/prompt-definition.js';
 import { PromptRegistry } from './prompts/prompt-registry.js';
 import type { SchemaPromptDefinition } from './prompts/prompt-schema.js';
-import { UI_EXTENSION } from './protocol/apps-extension.js';
 import { notification } from './protocol/json-rpc.js';
 import { encodeMessage } from './protocol/message-encoding.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './resources/resource-definition.js';
 import { ResourceRegistry } from './resources/resource-registry.js';
-import {
-  hasUiResource,
-  type UiResourceDefinition,
-  uiResourceDefinition,
-  uiTargetProblem,
-} from './resources/ui-resource.js';
+import { type UiResourceDefinition, uiResourceDefinition, uiTargetProblem } from './resources/ui-resource.js';
 import { addCompletionMethods } from './router/completion-methods.js';
 import { addDiscoverMethod } from './router/discover-method.js';
 import { addLifecycleMethods } from './router/lifecycle-methods.js';
@@ -39,6 +33,7 @@ import { addTaskMethods } from './router/task-methods.js';
 import { TaskRunner } from './router/task-runner.js';
 import { detailedTask } from './router/task-wire.js';
 import { addToolMethods } from './router/tool-methods.js';
+import { serverCapabilities } from './server-capabilities.js';
 import { checkServerOptions, type ListenOptions, type McpServerOptions } from './server-options.js';
 import { TagFilter } from './tag-filter.js';
 import { MemoryTaskStore } from './tasks/memory-task-store.js';
@@ -299,7 +294,7 @@ export class McpServer {
         maxMessageBytes: this.#options.maxMessageBytes,
       });
       this.#stdio = stdio;
-      stdio.ended.then(() => this.#shutdownAndExit());
+      stdio.ended.then(() => shutdownAndExit(() => this.close(), this.#logError));
     }
     const connect = (sink: MessageSink, id?: string) => this.connect(sink, id);
     if (options.http) {
@@ -328,7 +323,7 @@ export class McpServer {
         this.#addresses.ws = await transport.listen(port, host);
       }
     }
-    if (options.handleSignals ?? true) this.#handleSignals();
+    if (options.handleSignals ?? true) handleProcessSignals(() => this.close(), this.#logError);
   }
 
   /**
@@ -399,52 +394,8 @@ export class McpServer {
     await Promise.all([...this.#httpTransports, ...this.#wsTransports].map((transport) => transport.close()));
   }
 
-  async #shutdownAndExit(): Promise<void> {
-    try {
-      await this.close();
-    } catch (error) {
-      this.#logError(`weft: error during shutdown: ${(error as Error)?.stack ?? String(error)}`);
-    }
-    killChildProcessTrees();
-    process.exit(0);
-  }
-
-  #handleSignals(): void {
-    let signalled = false;
-    const onSignal = (signal: NodeJS.Signals) => {
-      if (signalled) {
-        this.#logError(`weft: ${signal} again, exiting now`);
-        killChildProcessTrees();
-        process.exit(1);
-      }
-      signalled = true;
-      this.#shutdownAndExit();
-    };
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    // Node's default for an unhandled rejection is to crash the process, which here would take
-    // every other client's calls with it because one tool forgot an await.
-    process.on('unhandledRejection', (reason) => {
-      this.#logError(
-        `weft: unhandled promise rejection (the server keeps serving): ${(reason as Error)?.stack ?? String(reason)}`,
-      );
-    });
-    process.once('exit', () => killChildProcessTrees());
-  }
-
   #capabilities(): Record<string, unknown> {
-    const capabilities: Record<string, unknown> = { tools: { listChanged: true }, logging: {} };
-    // Offered once some tool may run as a task. The legacy era's slot; server/discover shows it
-    // as the tasks extension instead.
-    if (this.#registry.sorted().some((tool) => tool.task !== undefined)) {
-      capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
-    }
-    if (!this.#resources.isEmpty) capabilities.resources = { subscribe: true, listChanged: true };
-    if (!this.#prompts.isEmpty) capabilities.prompts = { listChanged: true };
-    if (!this.#resources.isEmpty || !this.#prompts.isEmpty) capabilities.completions = {};
-    // MCP Apps, once there is an app to render; server/discover carries it to the modern era.
-    if (hasUiResource(this.#resources)) capabilities.extensions = { [UI_EXTENSION]: {} };
-    return capabilities;
+    return serverCapabilities(this.#registry, this.#resources, this.#prompts);
   }
 
   /** A list changed: initialized legacy sessions hear it, and the listen streams that asked. */

@@ -1,0 +1,28 @@
+/**
+ * What the server offers, computed when a client asks (at `initialize`, in `server/discover`), so
+ * the answer follows what is registered at that moment rather than what was there at start.
+ */
+import type { PromptRegistry } from './prompts/prompt-registry.js';
+import { UI_EXTENSION } from './protocol/apps-extension.js';
+import type { ResourceRegistry } from './resources/resource-registry.js';
+import { hasUiResource } from './resources/ui-resource.js';
+import type { ToolRegistry } from './tools/tool-registry.js';
+
+export function serverCapabilities(
+  tools: ToolRegistry,
+  resources: ResourceRegistry,
+  prompts: PromptRegistry,
+): Record<string, unknown> {
+  const capabilities: Record<string, unknown> = { tools: { listChanged: true }, logging: {} };
+  // Offered once some tool may run as a task. The legacy era's slot; server/discover shows it
+  // as the tasks extension instead.
+  if (tools.sorted().some((tool) => tool.task !== undefined)) {
+    capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+  }
+  if (!resources.isEmpty) capabilities.resources = { subscribe: true, listChanged: true };
+  if (!prompts.isEmpty) capabilities.prompts = { listChanged: true };
+  if (!resources.isEmpty || !prompts.isEmpty) capabilities.completions = {};
+  // MCP Apps, once there is an app to render; server/discover carries it to the modern era.
+  if (hasUiResource(resources)) capabilities.extensions = { [UI_EXTENSION]: {} };
+  return capabilities;
+}
