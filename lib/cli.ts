@@ -5,16 +5,18 @@
  *
  *   weft serve ./dist/my-server.js --stdio
  *   weft serve ./dist/my-server.js --http 3000 [--ws 3001] [--host 127.0.0.1]
+ *   weft worker ./dist/my-server.js --redis redis://127.0.0.1:6379 [--threads N] [--queue NAME]
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { runWorkerCommand, WORKER_USAGE } from './fleet/worker-command.js';
 import { McpServer } from './server.js';
 
-const USAGE =
-  'usage: weft serve <module.js> (--stdio | --http PORT [--ws PORT]) [--host HOST]\n       weft --version';
+const USAGE = `usage: weft serve <module.js> (--stdio | --http PORT [--ws PORT]) [--host HOST]\n       ${WORKER_USAGE}\n       weft --version`;
 
 async function main(argv: string[]): Promise<number> {
+  if (argv[0] === 'worker') return runWorkerCommand(argv.slice(1));
   const { values, positionals } = parseArgs({
     args: argv,
     options: {

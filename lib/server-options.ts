@@ -3,6 +3,7 @@
  * mistyped or out-of-range option when the server is built, with a message that says what to fix.
  */
 
+import { checkFleetOptions, type FleetOptions } from './engine/fleet-options.js';
 import { type CacheOptions, checkCacheOptions } from './router/cache-hints.js';
 import { checkTags } from './tag-filter.js';
 import type { TaskStore } from './tasks/task-store.js';
@@ -73,6 +74,12 @@ export interface McpServerOptions {
   requestStateTtlMs?: number;
   /** Tasks: calls of tools with a `task` option that run beyond their request (see README, "Tasks"). */
   tasks?: TaskOptions;
+  /**
+   * Run blocking tools on a fleet of `weft worker` processes sharing this Redis, on any machine
+   * (see README, "Scaling out"). Tools choose with their own `placement`; `fleet.placement` is
+   * the default (`'fleet'`).
+   */
+  fleet?: FleetOptions;
 }
 
 export interface TaskOptions {
@@ -125,6 +132,7 @@ const SERVER_OPTION_KEYS = new Set([
   'requestStateKey',
   'requestStateTtlMs',
   'tasks',
+  'fleet',
 ]);
 const TASK_OPTION_KEYS = new Set(['store', 'ttlMs', 'pollIntervalMs']);
 const POOL_OPTION_KEYS = new Set(['maxThreads', 'maxQueue', 'graceMs', 'niceIncrement']);
@@ -189,6 +197,7 @@ export function checkServerOptions(options: McpServerOptions): void {
     throw new TypeError(`McpServer: tasks.ttlMs must be a whole number of ms, got ${options.tasks.ttlMs}`);
   }
   checkCacheOptions(options.cache);
+  checkFleetOptions(options.fleet);
   checkTags(options.enabledTags, 'McpServer: enabledTags');
   checkTags(options.disabledTags, 'McpServer: disabledTags');
 }

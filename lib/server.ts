@@ -49,10 +49,20 @@ import { WebSocketTransport } from './transports/websocket.js';
 
 export type { ListenOptions, McpServerOptions } from './server-options.js';
 
+let registryOf: (server: McpServer) => ToolRegistry;
+
+/** The tools a server registered, for `weft worker`, which runs a server module's blocking tools. */
+export function toolsOf(server: McpServer): ToolRegistry {
+  return registryOf(server);
+}
+
 /** How long shutdown waits for the worker pools to stop before it carries on without them. */
 const ENGINE_CLOSE_WAIT_MS = 2_000;
 
 export class McpServer {
+  static {
+    registryOf = (server) => server.#registry;
+  }
   readonly #options: Required<Pick<McpServerOptions, 'shutdownGraceMs' | 'maxMessageBytes'>> &
     McpServerOptions;
   readonly #registry: ToolRegistry;
@@ -82,13 +92,16 @@ export class McpServer {
     this.#logError = options.logError ?? ((message) => process.stderr.write(`${message}\n`));
     this.#options = { shutdownGraceMs: 5_000, maxMessageBytes: 16 * 1024 * 1024, ...options };
     this.#tags = new TagFilter(options.enabledTags, options.disabledTags);
-    this.#registry = new ToolRegistry(new SchemaCompiler(), () => this.#listChanged('tools'), this.#tags);
+    this.#registry = new ToolRegistry(new SchemaCompiler(), () => this.#listChanged('tools'), this.#tags, {
+      fleetConfigured: options.fleet !== undefined,
+    });
     this.#engine = new Engine({
       maxThreads: options.pool?.maxThreads ?? availableParallelism(),
       maxQueue: options.pool?.maxQueue ?? 256,
       graceMs: options.pool?.graceMs ?? 200,
       niceIncrement: options.pool?.niceIncrement ?? 10,
       maxCallsInFlight: options.maxCallsInFlight ?? 10_000,
+      ...(options.fleet ? { fleet: options.fleet } : {}),
       logError: this.#logError,
     });
     const identity: ServerIdentity = {
@@ -288,6 +301,7 @@ export class McpServer {
     await this.#registry.verifyBlockingModules();
     // A shared task store must be reachable before the first task is answered.
     await this.#tasks.store.ready();
+    await this.#engine.ready();
     this.#engine.warmUp(this.#registry.sorted());
     if (options.stdio) {
       const stdio = new StdioTransport((sink) => this.connect(sink), {

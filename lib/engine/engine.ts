@@ -6,14 +6,20 @@
  * mean the same thing for both. One cap applies to every call whatever runs it: how many calls may
  * be in flight at once (`maxCallsInFlight`). How large a result may be (`maxResultBytes`) is
  * checked where the result is encoded (router/tool-methods), on the text that is sent.
+ *
+ * A blocking tool placed on the fleet runs on a `weft worker` instead (fleet-executor.ts); its
+ * calls are admitted here like any other, and decided with the same outcomes.
  */
 import type {
   RegisteredBlockingTool,
   RegisteredInlineTool,
   RegisteredTool,
 } from '../tools/registered-tool.js';
+import type { Placement } from '../tools/tool-definition.js';
 import { Admission } from './admission.js';
 import type { EngineCall } from './engine-call.js';
+import { FleetExecutor } from './fleet-executor.js';
+import type { FleetOptions } from './fleet-options.js';
 import { InlineExecutor } from './inline-executor.js';
 import type { Outcome } from './outcome.js';
 import { PoolExecutor } from './pool-executor.js';
@@ -34,6 +40,8 @@ export interface EngineOptions {
    * of them (about 5 KB each). 0 or absent = no cap.
    */
   maxCallsInFlight?: number;
+  /** Where blocking tools placed on the fleet run (`weft worker` processes); absent: none are. */
+  fleet?: FleetOptions;
   logError: (message: string) => void;
 }
 
@@ -42,6 +50,7 @@ export class Engine {
   readonly #inline: InlineExecutor;
   readonly #pool: PoolExecutor;
   readonly #processes: ProcessExecutor;
+  readonly #fleet: FleetExecutor | undefined;
   readonly #maxCallsInFlight: number;
   #callsInFlight = 0;
 
@@ -51,6 +60,10 @@ export class Engine {
     this.#pool = new PoolExecutor(this.#admission, options);
     // Process-isolated tools share the thread slots: both stand for a core's worth of work.
     this.#processes = new ProcessExecutor(this.#admission, options);
+    // Fleet calls count against maxCallsInFlight and their tool's concurrency, not the thread slots.
+    this.#fleet = options.fleet
+      ? new FleetExecutor(this.#admission, options.fleet, options.logError)
+      : undefined;
     this.#maxCallsInFlight = options.maxCallsInFlight ?? 0;
   }
 
@@ -68,15 +81,28 @@ export class Engine {
   #dispatch(call: EngineCall): Promise<Outcome> {
     if (!call.tool.blocking) return this.#inline.run(call as EngineCall & { tool: RegisteredInlineTool });
     const blocking = call as EngineCall & { tool: RegisteredBlockingTool };
+    if (this.#fleet?.placementOf(blocking.tool) === 'fleet') return this.#fleet.run(blocking);
     return blocking.tool.isolation === 'process' ? this.#processes.run(blocking) : this.#pool.run(blocking);
   }
 
   /** Starts the default thread pool, and a process for each process-isolated tool's pool. */
   warmUp(tools: readonly RegisteredTool[] = []): void {
-    this.#pool.warmUp();
-    for (const tool of tools) {
-      if (tool.blocking && tool.isolation === 'process') this.#processes.warmUp(tool);
-    }
+    const local = tools.filter(
+      (tool): tool is RegisteredBlockingTool => tool.blocking && this.placementOf(tool) === 'local',
+    );
+    // A server whose blocking tools all run on the fleet needs no threads of its own.
+    if (this.#fleet === undefined || local.length > 0) this.#pool.warmUp();
+    for (const tool of local) if (tool.isolation === 'process') this.#processes.warmUp(tool);
+  }
+
+  /** Where a blocking tool's calls run. */
+  placementOf(tool: RegisteredBlockingTool): Placement {
+    return this.#fleet?.placementOf(tool) ?? 'local';
+  }
+
+  /** Resolves once the fleet (if any) is reachable; rejects, saying why, when it is not. */
+  async ready(): Promise<void> {
+    await this.#fleet?.open();
   }
 
   /** Thread slots not held by a running or dying call. */
@@ -98,6 +124,6 @@ export class Engine {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.#pool.close(), this.#processes.close()]);
+    await Promise.all([this.#pool.close(), this.#processes.close(), this.#fleet?.close()]);
   }
 }

@@ -37,6 +37,11 @@ export interface PooledCallHooks {
   onDecided?(outcome: Outcome): void;
   /** True when the executor is closing: a slot granted now is handed back and the call cancelled. */
   isClosed?(): boolean;
+  /**
+   * Whether the work takes one of this machine's thread slots (default true). Fleet calls do not:
+   * they are bounded by the tool's `concurrency` here and by the fleet queue's own bound.
+   */
+  readonly needsThread?: boolean;
 }
 
 export function runPooledCall(
@@ -79,7 +84,7 @@ class PooledCall implements CallDecision {
       return;
     }
     // The common case, a free slot, starts at once: no promise hop, no AbortController.
-    const free = this.#admission.tryAcquire(call.tool, true);
+    const free = this.#admission.tryAcquire(call.tool, this.#hooks.needsThread ?? true);
     if (free) this.#start(free, false);
     else this.#queue();
     // The deadline and the cancel listener are armed once the work has started or queued. Nothing
@@ -119,7 +124,7 @@ class PooledCall implements CallDecision {
   }
 
   #queue(): void {
-    const wait = this.#admission.enqueue(this.#call.tool, true, (release) => {
+    const wait = this.#admission.enqueue(this.#call.tool, this.#hooks.needsThread ?? true, (release) => {
       this.#waiting = undefined;
       if (this.decided) release();
       else this.#start(release, true);

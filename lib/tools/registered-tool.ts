@@ -6,6 +6,7 @@ import type { HeaderParam } from '../protocol/mcp-param-headers.js';
 import type { Checked, ValueCheck } from './standard-schema-check.js';
 import type {
   BeforeTask,
+  Placement,
   TaskSupport,
   ToolDefinition,
   ToolEnv,
@@ -71,6 +72,10 @@ export interface RegisteredBlockingTool extends RegisteredToolBase {
   readonly isolation: ToolIsolation;
   /** undefined = the non-secret baseline only; true = the server's environment; a record = baseline + it. */
   readonly env: ToolEnv | undefined;
+  /** Where it runs; undefined = as the server's fleet option says (its `placement`, else local). */
+  readonly placement: Placement | undefined;
+  /** How many more times a fleet call is run after its worker died (0 unless opted in). */
+  readonly fleetRetries: number;
 }
 
 export type RegisteredTool = RegisteredInlineTool | RegisteredBlockingTool;

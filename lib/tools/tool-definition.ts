@@ -170,7 +170,20 @@ export interface BlockingToolDefinition<S extends ToolSchema, O extends ToolSche
    * whole environment; a record adds exactly those variables to the baseline.
    */
   env?: ToolEnv;
+  /**
+   * Where calls run: `'local'`, this server's own pool, or `'fleet'`, a `weft worker` process on
+   * any machine sharing the server's fleet Redis (see README, "Scaling out"). Absent: as the
+   * server's `fleet.placement` says (`'fleet'` when the server has a fleet), else local.
+   */
+  placement?: Placement;
+  /**
+   * On the fleet: how many more times a call runs when the worker running it died (killed, out of
+   * memory). Default 0: a call is never run twice. Only for tools with `annotations.idempotentHint`.
+   */
+  fleetRetries?: number;
 }
+
+export type Placement = 'local' | 'fleet';
 
 export type ToolIsolation = 'thread' | 'process';
 export type ToolEnv = true | Readonly<Record<string, string>>;
@@ -201,6 +214,8 @@ export const TOOL_OPTION_KEYS: ReadonlySet<string> = new Set([
   'resourceLimits',
   'isolation',
   'env',
+  'placement',
+  'fleetRetries',
   'task',
   'beforeTask',
   'ui',

@@ -16,7 +16,7 @@ import { findHandler } from './handler-export.js';
 import { findHeaderParams } from './header-params.js';
 import type { RegisteredTool, ToolDescriptor } from './registered-tool.js';
 import type { SchemaCompiler } from './schema-compiler.js';
-import { TOOL_OPTION_KEYS, type ToolDefinition } from './tool-definition.js';
+import { type Placement, TOOL_OPTION_KEYS, type ToolDefinition } from './tool-definition.js';
 import { compileToolSchema, synchronousCheck } from './tool-schema.js';
 import { checkToolUi } from './tool-ui.js';
 
@@ -34,11 +34,19 @@ export class ToolRegistry {
   readonly #onChange: () => void;
 
   readonly #tags: TagFilter;
+  /** Whether the server has a fleet, so that `placement: 'fleet'` can be honoured. */
+  readonly #fleetConfigured: boolean;
 
-  constructor(compiler: SchemaCompiler, onChange: () => void = () => {}, tags = new TagFilter()) {
+  constructor(
+    compiler: SchemaCompiler,
+    onChange: () => void = () => {},
+    tags = new TagFilter(),
+    options: { fleetConfigured?: boolean } = {},
+  ) {
     this.#compiler = compiler;
     this.#onChange = onChange;
     this.#tags = tags;
+    this.#fleetConfigured = options.fleetConfigured ?? false;
   }
 
   /** The tag filter changed for `tag`: tools carrying it appear or vanish (list_changed). */
@@ -237,6 +245,7 @@ export class ToolRegistry {
         }
       }
       checkEnv(definition.env, fail);
+      const placement = checkPlacement(definition, this.#fleetConfigured, fail);
       return {
         ...base,
         blocking: true,
@@ -245,12 +254,20 @@ export class ToolRegistry {
         resourceLimits: definition.resourceLimits,
         isolation,
         env: definition.env,
+        ...placement,
       };
     }
     if (definition.blocking !== undefined && definition.blocking !== false) {
       fail('blocking must be true or false');
     }
-    for (const key of ['module', 'resourceLimits', 'isolation', 'env'] as const) {
+    for (const key of [
+      'module',
+      'resourceLimits',
+      'isolation',
+      'env',
+      'placement',
+      'fleetRetries',
+    ] as const) {
       if (key in definition) {
         fail(`${key} applies to blocking tools only; add blocking: true or remove it`);
       }
@@ -269,6 +286,36 @@ function describe(definition: ToolDefinition): ToolDescriptor {
     if (value !== undefined) (descriptor as unknown as Record<string, unknown>)[key] = value;
   }
   return descriptor;
+}
+
+/**
+ * Where a blocking tool runs (`placement`) and how often a fleet call may be run again after its
+ * worker died (`fleetRetries`): only for tools that declare themselves idempotent, since a worker
+ * that died mid-call may have done part of the work.
+ */
+function checkPlacement(
+  definition: ToolDefinition & { blocking: true },
+  fleetConfigured: boolean,
+  fail: (message: string) => never,
+): { placement: Placement | undefined; fleetRetries: number } {
+  const { placement, fleetRetries } = definition;
+  if (placement !== undefined && placement !== 'local' && placement !== 'fleet') {
+    fail(`placement must be 'local' or 'fleet', got ${JSON.stringify(placement)}`);
+  }
+  if (placement === 'fleet' && !fleetConfigured) {
+    fail("placement: 'fleet' needs a fleet: give the server a fleet option ({ redis: 'redis://...' })");
+  }
+  if (fleetRetries !== undefined) {
+    if (!Number.isInteger(fleetRetries) || fleetRetries < 0 || fleetRetries > 10) {
+      fail(`fleetRetries must be a whole number from 0 to 10, got ${fleetRetries}`);
+    }
+    if (fleetRetries > 0 && definition.annotations?.idempotentHint !== true) {
+      fail(
+        'fleetRetries runs a call again after its worker died, which is safe only for idempotent tools: set annotations.idempotentHint: true, or remove fleetRetries',
+      );
+    }
+  }
+  return { placement, fleetRetries: fleetRetries ?? 0 };
 }
 
 function checkEnv(env: unknown, fail: (message: string) => never): void {

@@ -1,0 +1,421 @@
+/**
+ * Runs blocking tools on the fleet: `weft worker` processes on any machine that share this
+ * server's Redis. BullMQ carries each call as a job; the worker runs it in its own Piscina pool,
+ * so a deadline or a cancel still terminates a CPU-bound handler wherever it runs.
+ *
+ * The replica keeps every promise a local call keeps:
+ * - one decision per call (pooled-call.ts): the replica's own timer answers the timeout on time,
+ *   counted from admission, so time spent waiting in the fleet queue counts; the job carries the
+ *   deadline on the fleet's clock (fleet-clock.ts) so the worker stops the work then too;
+ * - a cancel or a timeout is a marker key plus a message to every worker: whichever runs the job
+ *   raises its flag and, after the grace, terminates the thread; a waiting job leaves the queue;
+ * - a late result is dropped: the call is no longer in `#calls` once its outcome is decided;
+ * - a worker that dies is noticed by its lapsed BullMQ lock (checked here every checkIntervalMs,
+ *   so it works with a single worker too) or by BullMQ's stalled check: the call ends as panicked,
+ *   or runs again if its tool is idempotent and opted in (`fleetRetries`);
+ * - Redis unreachable: new calls are refused at once (overloaded: nothing ran), calls in flight end
+ *   as panicked, and their jobs are cancelled once Redis is back.
+ *
+ * A call made without a book of answers but with a client to ask (the legacy era) has its
+ * questions asked here, between attempts, so no worker thread is held while a client thinks.
+ */
+import type { Question } from '../tools/client-questions.js';
+import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
+import type { Placement } from '../tools/tool-definition.js';
+import type { AbandonReason } from './abandon-reason.js';
+import type { Admission, Release } from './admission.js';
+import type { EngineCall } from './engine-call.js';
+import { FleetLink } from './fleet-link.js';
+import type { FleetOptions } from './fleet-options.js';
+import {
+  FLEET_WIRE_VERSION,
+  type FleetEvent,
+  type FleetJobData,
+  type FleetResult,
+  readFleetResult,
+  toolDigest,
+} from './fleet-protocol.js';
+import type { Outcome } from './outcome.js';
+import { type CallDecision, runPooledCall } from './pooled-call.js';
+
+/** How long a result waits for events published before it (they travel another connection). */
+const EVENT_CATCH_UP_MS = 200;
+/** How long an abandoned job's marker lives: longer than any job waits in a queue that moves. */
+const ABANDONED_TTL_MS = 3_600_000;
+/** Finished jobs are kept this long (seconds) so a replica adopting a task can still read them. */
+const KEEP_FINISHED_S = 600;
+/** Rounds of questions a live-asked call may go through before it is ended. */
+const MAX_ROUNDS = 64;
+
+type FleetToolCall = EngineCall & { tool: RegisteredBlockingTool };
+
+/** One call on the fleet, across its jobs (a retry or a round of questions is a new job). */
+interface FleetCall {
+  readonly call: FleetToolCall;
+  readonly decision: CallDecision;
+  readonly release: Release;
+  /** Local time of admission: the budget counts from here. */
+  readonly startedAt: number;
+  jobId: string;
+  /** When the current job was added (local time). */
+  sentAt: number;
+  retries: number;
+  rounds: number;
+  /** Answers gathered by asking the client live (calls without `inputs`). */
+  answers: Record<string, unknown> | undefined;
+  /** Aborts when the call's outcome is decided: questions put to the client are withdrawn. */
+  over: AbortController | undefined;
+  received: number;
+  caughtUp: (() => void) | undefined;
+  expected: number;
+}
+
+export class FleetExecutor {
+  readonly #admission: Admission;
+  readonly #options: Required<Pick<FleetOptions, 'queue' | 'maxWaiting' | 'placement' | 'checkIntervalMs'>> &
+    FleetOptions;
+  readonly #logError: (message: string) => void;
+  readonly #calls = new Map<string, FleetCall>();
+  #link: FleetLink | undefined;
+  #opening: Promise<FleetLink> | undefined;
+  #checkTimer: NodeJS.Timeout | undefined;
+  /** Jobs abandoned while Redis was unreachable: cancelled once it is back. */
+  #cancelWhenBack: string[] = [];
+  readonly #pendingWrites = new Set<Promise<unknown>>();
+  #nextJob = 1;
+  #closed = false;
+
+  constructor(admission: Admission, options: FleetOptions, logError: (message: string) => void) {
+    this.#admission = admission;
+    this.#options = {
+      queue: 'weft',
+      maxWaiting: 1_000,
+      placement: 'fleet',
+      checkIntervalMs: 1_000,
+      ...options,
+    };
+    this.#logError = logError;
+  }
+
+  /** Where `tool` runs: its own placement, else the fleet option's. */
+  placementOf(tool: RegisteredBlockingTool): Placement {
+    return tool.placement ?? this.#options.placement;
+  }
+
+  /** Connects to the fleet's Redis (once); rejects, saying why, when it cannot be reached. */
+  open(): Promise<FleetLink> {
+    this.#opening ??= this.#open();
+    return this.#opening;
+  }
+
+  async #open(): Promise<FleetLink> {
+    const link = new FleetLink(
+      { redis: this.#options.redis, queue: this.#options.queue },
+      {
+        completed: (jobId, value) => this.#onResult(jobId, value),
+        failed: (jobId, reason) => this.#onFailed(jobId, reason),
+        event: (event) => this.#onEvent(event),
+        lost: (why) => this.#onLost(why),
+        regained: () => this.#onRegained(),
+      },
+    );
+    try {
+      await link.open();
+    } catch (error) {
+      this.#opening = undefined; // the next call tries again
+      throw error;
+    }
+    this.#link = link;
+    this.#checkTimer = setInterval(() => this.#checkWorkers(), this.#options.checkIntervalMs).unref();
+    return link;
+  }
+
+  run(call: FleetToolCall): Promise<Outcome> {
+    const startedAt = Date.now();
+    let fleetCall: FleetCall | undefined;
+    return runPooledCall(this.#admission, call, {
+      needsThread: false,
+      isClosed: () => this.#closed,
+      onDecided: () => {
+        if (!fleetCall) return;
+        this.#calls.delete(fleetCall.jobId);
+        fleetCall.over?.abort();
+        fleetCall.release();
+      },
+      start: (release, decision) => {
+        const started: FleetCall = {
+          call,
+          decision,
+          release,
+          startedAt,
+          jobId: '',
+          sentAt: 0,
+          retries: 0,
+          rounds: 0,
+          answers: call.inputs === undefined && call.peer !== undefined ? {} : undefined,
+          over: undefined,
+          received: 0,
+          caughtUp: undefined,
+          expected: 0,
+        };
+        fleetCall = started;
+        void this.#send(started);
+        return { abandon: (reason) => this.#abandon(started, reason) };
+      },
+    });
+  }
+
+  /** Adds the call's next job; a failure to add decides the call (nothing ran). */
+  async #send(fc: FleetCall): Promise<void> {
+    const { call, decision } = fc;
+    let link: FleetLink;
+    try {
+      link = await this.open();
+    } catch (error) {
+      decision.decide({
+        kind: 'overloaded',
+        reason: `${(error as Error).message} Nothing ran; retry later.`,
+      });
+      return;
+    }
+    if (decision.decided) return;
+    if (!link.up) {
+      decision.decide({ kind: 'overloaded', reason: `${link.downReason}: nothing ran; retry later.` });
+      return;
+    }
+    const remainingMs = call.budgetMs > 0 ? call.budgetMs - (Date.now() - fc.startedAt) : 0;
+    if (call.budgetMs > 0 && remainingMs <= 0) return; // the call's own timer decides it
+    const jobId = `${link.router}-${this.#nextJob++}`;
+    try {
+      if (this.#options.maxWaiting > 0) {
+        const waiting = await link.queue.getWaitingCount();
+        if (waiting >= this.#options.maxWaiting) {
+          decision.decide({
+            kind: 'overloaded',
+            reason: `Server overloaded: ${waiting} jobs are already waiting in the fleet queue "${this.#options.queue}" (fleet.maxWaiting). Retry later, or start more workers.`,
+          });
+          return;
+        }
+      }
+      if (decision.decided) return;
+      fc.jobId = jobId;
+      fc.sentAt = Date.now();
+      fc.received = 0;
+      fc.caughtUp = undefined;
+      this.#calls.set(jobId, fc);
+      const data: FleetJobData = {
+        v: FLEET_WIRE_VERSION,
+        tool: call.tool.name,
+        digest: toolDigest(call.tool),
+        args: call.args,
+        budgetMs: call.budgetMs,
+        router: link.router,
+        wantsProgress: call.events.progress !== undefined,
+        minLogLevel: call.events.minLogLevel,
+      };
+      if (remainingMs > 0) data.deadlineAt = Math.round(link.clock.now() + remainingMs);
+      if (call.peer) data.clientCapabilities = call.peer.clientCapabilities;
+      if (call.inputs) data.inputs = call.inputs;
+      else if (fc.answers) data.inputs = { answers: fc.answers };
+      await link.queue.add(call.tool.name, data, {
+        jobId,
+        attempts: 1,
+        removeOnComplete: { age: KEEP_FINISHED_S },
+        removeOnFail: { age: KEEP_FINISHED_S },
+      });
+    } catch (error) {
+      this.#calls.delete(jobId);
+      if (decision.decided) return;
+      const message = (error as Error)?.message ?? String(error);
+      decision.decide({
+        kind: 'overloaded',
+        reason: `The fleet queue could not take the call (${link.up ? message : link.downReason}): nothing ran; retry later.`,
+      });
+    }
+  }
+
+  /** The call's outcome was decided as a timeout or a cancel: stop its job wherever it is. */
+  #abandon(fc: FleetCall, reason: AbandonReason): void {
+    if (fc.jobId === '') return;
+    const link = this.#link;
+    if (!link?.up) {
+      this.#cancelWhenBack.push(fc.jobId);
+      return;
+    }
+    this.#cancelJob(link, fc.jobId, reason);
+  }
+
+  #cancelJob(link: FleetLink, jobId: string, reason: AbandonReason): void {
+    const write = Promise.allSettled([
+      link.commands
+        .multi()
+        .set(link.keys.abandoned(jobId), reason, 'PX', ABANDONED_TTL_MS)
+        .publish(link.keys.cancelChannel, JSON.stringify({ jobId, reason }))
+        .exec(),
+      // A job still waiting leaves the queue; a running one is locked by its worker and stays.
+      link.queue.remove(jobId),
+    ]);
+    this.#pendingWrites.add(write);
+    void write.finally(() => this.#pendingWrites.delete(write));
+  }
+
+  #onResult(jobId: string, value: unknown): void {
+    const fc = this.#calls.get(jobId);
+    if (!fc) return; // another replica's job, or a call already decided: dropped
+    const result = readFleetResult(value);
+    if (!result) {
+      this.#workerLost(
+        fc,
+        `the fleet worker stored a result weft cannot read: ${String(value).slice(0, 200)}`,
+      );
+      return;
+    }
+    this.#settle(fc, result);
+  }
+
+  #settle(fc: FleetCall, result: FleetResult): void {
+    const { outcome } = result;
+    if (outcome.kind === 'cancelled') {
+      this.#workerLost(fc, `the fleet worker ${result.worker} stopped before the call finished`);
+      return;
+    }
+    if (outcome.kind === 'input-required' && fc.answers !== undefined) {
+      this.#calls.delete(fc.jobId);
+      void this.#askLive(fc, outcome.questions);
+      return;
+    }
+    const decided: Outcome =
+      outcome.kind === 'timeout' ? { kind: 'timeout', limitMs: fc.call.budgetMs } : outcome;
+    const finish = () => fc.decision.decide(decided);
+    if (fc.received >= result.events) {
+      finish();
+      return;
+    }
+    const timer = setTimeout(finish, EVENT_CATCH_UP_MS);
+    fc.expected = result.events;
+    fc.caughtUp = () => {
+      clearTimeout(timer);
+      finish();
+    };
+  }
+
+  #onFailed(jobId: string, reason: string): void {
+    const fc = this.#calls.get(jobId);
+    if (fc) this.#workerLost(fc, `the fleet job failed: ${reason}`);
+  }
+
+  #onEvent(event: FleetEvent): void {
+    const fc = this.#calls.get(event.jobId);
+    if (!fc) return; // the call is over: late events are dropped
+    const { events } = fc.call;
+    if (event.kind === 'progress') events.progress?.(event.progress, event.total, event.message);
+    else events.log(event.level, event.data);
+    fc.received++;
+    if (fc.caughtUp && fc.received >= fc.expected) fc.caughtUp();
+  }
+
+  /** The worker running the call's job died or stopped: run it again if its tool allows, else panic. */
+  #workerLost(fc: FleetCall, detail: string): void {
+    this.#calls.delete(fc.jobId);
+    if (fc.decision.decided) return;
+    const { tool } = fc.call;
+    if (fc.retries < tool.fleetRetries) {
+      fc.retries++;
+      this.#logError(
+        `weft: fleet job ${fc.jobId} (tool "${tool.name}"): ${detail}; running it again (retry ${fc.retries} of ${tool.fleetRetries}, the tool is idempotent)`,
+      );
+      void this.#send(fc);
+      return;
+    }
+    this.#logError(`weft: fleet job ${fc.jobId} (tool "${tool.name}"): ${detail}`);
+    fc.decision.decide({ kind: 'panicked', detail });
+  }
+
+  /** Asks the client what the handler asked (the call had no book of answers), then runs it again. */
+  async #askLive(fc: FleetCall, questions: Question[]): Promise<void> {
+    const { peer, tool } = fc.call;
+    if (++fc.rounds > MAX_ROUNDS) {
+      fc.decision.decide({
+        kind: 'tool-error',
+        message: `Tool "${tool.name}" asked for input ${MAX_ROUNDS} times in a row; it should finish`,
+      });
+      return;
+    }
+    fc.over ??= new AbortController();
+    const { signal } = fc.over;
+    try {
+      const replies = await Promise.all(questions.map((q) => peer!.request(q.method, q.params, signal)));
+      questions.forEach((question, index) => {
+        fc.answers![question.key] = replies[index];
+      });
+    } catch (error) {
+      if (fc.decision.decided) return;
+      fc.decision.decide({
+        kind: 'tool-error',
+        message: `The client did not answer tool "${tool.name}"'s question: ${(error as Error)?.message ?? String(error)}`,
+      });
+      return;
+    }
+    if (!fc.decision.decided) void this.#send(fc);
+  }
+
+  /**
+   * Finds calls whose worker died: their job is active (a worker took it) but its BullMQ lock,
+   * renewed by a live worker every half lock duration, has lapsed.
+   */
+  #checkWorkers(): void {
+    const link = this.#link;
+    if (!link?.up || this.#calls.size === 0) return;
+    const cutoff = Date.now() - this.#options.checkIntervalMs;
+    const watched = [...this.#calls.entries()].filter(([, fc]) => fc.sentAt <= cutoff);
+    if (watched.length === 0) return;
+    const pipeline = link.commands.pipeline();
+    for (const [jobId] of watched) {
+      const key = link.queue.toKey(jobId);
+      pipeline.hmget(key, 'processedOn', 'finishedOn').exists(`${key}:lock`).exists(key);
+    }
+    pipeline
+      .exec()
+      .then((replies) => {
+        watched.forEach(([jobId, fc], index) => {
+          const [times, lock, exists] = (replies ?? []).slice(index * 3, index * 3 + 3).map((r) => r?.[1]);
+          if (this.#calls.get(jobId) !== fc) return;
+          if (exists === 0) this.#workerLost(fc, 'the fleet job vanished from Redis');
+          const [processedOn, finishedOn] = (times as Array<string | null> | undefined) ?? [];
+          if (processedOn && !finishedOn && lock === 0) {
+            this.#workerLost(fc, 'the fleet worker running the call died (its job lock lapsed)');
+          }
+        });
+      })
+      .catch(() => {});
+  }
+
+  #onLost(why: string): void {
+    for (const fc of [...this.#calls.values()]) {
+      this.#calls.delete(fc.jobId);
+      this.#cancelWhenBack.push(fc.jobId);
+      fc.decision.decide({
+        kind: 'panicked',
+        detail: `lost the connection to the fleet while the call ran: ${why}`,
+      });
+    }
+  }
+
+  #onRegained(): void {
+    const link = this.#link;
+    if (!link) return;
+    const jobs = this.#cancelWhenBack;
+    this.#cancelWhenBack = [];
+    for (const jobId of jobs) this.#cancelJob(link, jobId, 'cancelled');
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    clearInterval(this.#checkTimer);
+    await Promise.race([
+      Promise.allSettled([...this.#pendingWrites]),
+      new Promise((resolve) => setTimeout(resolve, 1_000).unref()),
+    ]);
+    await this.#link?.close();
+  }
+}

@@ -1,0 +1,167 @@
+/**
+ * A router replica's connections to the fleet's Redis, and what arrives on them: BullMQ's queue
+ * (to add jobs), its event stream (job outcomes), and a pub/sub subscription to this replica's own
+ * events channel (progress and log of its calls).
+ *
+ * Three connections because Redis makes them so: a stream read blocks its connection and a
+ * subscribed connection can do nothing else. The command connection has no offline queue, so that
+ * while Redis is unreachable a call fails at once instead of waiting in ioredis's buffer; the
+ * event-stream reader resumes after a reconnect from the last event it saw, so no outcome is
+ * missed because of a short outage.
+ *
+ * bullmq is imported when the link opens, so servers without a fleet never load it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
+import { FleetClock } from './fleet-clock.js';
+import { redactedUrl } from './fleet-options.js';
+import { type FleetEvent, FleetKeys } from './fleet-protocol.js';
+
+export interface FleetLinkHandlers {
+  completed(jobId: string, returnValue: unknown): void;
+  failed(jobId: string, reason: string): void;
+  event(event: FleetEvent): void;
+  /** The command connection went down: what was in flight cannot be followed any more. */
+  lost(why: string): void;
+  /** The command connection is back after a loss. */
+  regained(): void;
+}
+
+export interface FleetLinkOptions {
+  redis: string;
+  queue: string;
+}
+
+/** How long opening the link may take before the server refuses to start. */
+const OPEN_TIMEOUT_MS = 10_000;
+
+export class FleetLink {
+  readonly keys: FleetKeys;
+  /** This replica, as workers address its events channel. */
+  readonly router = randomBytes(6).toString('hex');
+  readonly clock: FleetClock;
+  readonly commands: Redis;
+  readonly url: string;
+  #queue: Queue | undefined;
+  #events: QueueEvents | undefined;
+  readonly #subscriber: Redis;
+  #lastError: Error | undefined;
+  #closing = false;
+
+  constructor(options: FleetLinkOptions, handlers: FleetLinkHandlers) {
+    this.keys = new FleetKeys(options.queue);
+    this.url = redactedUrl(options.redis);
+    this.commands = new Redis(options.redis, {
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 1,
+      lazyConnect: true,
+    });
+    this.#subscriber = new Redis(options.redis, { lazyConnect: true, maxRetriesPerRequest: null });
+    this.clock = new FleetClock(this.commands);
+    const remember = (error: Error) => {
+      this.#lastError = error;
+    };
+    this.commands.on('error', remember);
+    this.#subscriber.on('error', remember);
+    let down = false;
+    this.commands.on('close', () => {
+      if (this.#closing || this.#queue === undefined || down) return;
+      down = true;
+      handlers.lost(this.#why());
+    });
+    this.commands.on('ready', () => {
+      if (!down) return;
+      down = false;
+      handlers.regained();
+    });
+    this.#subscriber.on('message', (_channel: string, text: string) => {
+      const event = parseEvent(text);
+      if (event) handlers.event(event);
+    });
+    this.#handlers = handlers;
+  }
+
+  readonly #handlers: FleetLinkHandlers;
+
+  /** Connects everything; rejects, saying why, when Redis cannot be reached in time. */
+  async open(): Promise<void> {
+    const { Queue, QueueEvents } = await import('bullmq');
+    const opened = (async () => {
+      await Promise.all([this.commands.connect(), this.#subscriber.connect()]);
+      await this.#subscriber.subscribe(this.keys.eventsChannel(this.router));
+      await this.clock.start();
+      this.#queue = new Queue(this.keys.queue, { connection: this.commands, skipWaitingForReady: true });
+      this.#queue.on('error', (error: Error) => {
+        this.#lastError = error;
+      });
+      const events = new QueueEvents(this.keys.queue, {
+        connection: this.commands.duplicate({
+          maxRetriesPerRequest: null,
+          enableOfflineQueue: true,
+          lazyConnect: false,
+        }),
+      });
+      events.on('error', (error: Error) => {
+        this.#lastError = error;
+      });
+      events.on('completed', ({ jobId, returnvalue }) => this.#handlers.completed(jobId, returnvalue));
+      events.on('failed', ({ jobId, failedReason }) => this.#handlers.failed(jobId, failedReason));
+      this.#events = events;
+      await events.waitUntilReady();
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(new Error(`the fleet's Redis at ${this.url} did not answer within ${OPEN_TIMEOUT_MS} ms`)),
+        OPEN_TIMEOUT_MS,
+      );
+    });
+    try {
+      await Promise.race([opened, timeout]);
+    } catch (error) {
+      await this.close();
+      throw new Error(
+        `weft: cannot reach the fleet's Redis at ${this.url}: ${(error as Error)?.message ?? String(error)}${this.#lastError ? ` (${this.#lastError.message})` : ''}. Start Redis, or fix fleet.redis.`,
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  get queue(): Queue {
+    if (!this.#queue) throw new Error('the fleet link is not open');
+    return this.#queue;
+  }
+
+  /** True while commands can be sent. */
+  get up(): boolean {
+    return this.#queue !== undefined && this.commands.status === 'ready';
+  }
+
+  /** Why the fleet cannot be reached now, for an error message. */
+  #why(): string {
+    return `the fleet's Redis at ${this.url} is unreachable${this.#lastError ? ` (${this.#lastError.message})` : ''}`;
+  }
+
+  get downReason(): string {
+    return this.#why();
+  }
+
+  async close(): Promise<void> {
+    this.#closing = true;
+    await Promise.allSettled([this.#events?.close(), this.#queue?.close()]);
+    this.clock.stop();
+    for (const redis of [this.commands, this.#subscriber]) redis.disconnect();
+  }
+}
+
+function parseEvent(text: string): FleetEvent | undefined {
+  try {
+    const event = JSON.parse(text) as FleetEvent;
+    return typeof event?.jobId === 'string' ? event : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,326 @@
+/**
+ * What `weft worker` runs: a BullMQ worker that takes fleet jobs and runs each on this machine's
+ * own engine (Piscina threads, or pool processes for `isolation: 'process'`), with the semantics
+ * a local call has: the cancel flag, the grace, termination, slots busy until a terminated thread
+ * has exited, resourceLimits and env.
+ *
+ * Why the pieces are arranged so:
+ * - BullMQ's concurrency is the number of thread slots, and a job is not handed back to BullMQ
+ *   until its slot is really free again, so a worker never takes a job it cannot start at once
+ *   (another worker with a free slot gets it instead).
+ * - A cancel comes by pub/sub to every worker, and as a marker key. The job is registered as
+ *   running before the marker is read, so a cancel is either seen in the marker or heard on the
+ *   channel, never missed in between.
+ * - The deadline arrives as a time on the fleet's clock (Redis TIME), so this machine's clock
+ *   need not agree with the replica's.
+ * - Redis lost: the running calls are stopped (the replicas that made them have failed them and
+ *   nobody could read their results); BullMQ reconnects and the worker takes jobs again.
+ */
+import { hostname } from 'node:os';
+import type { Job, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
+import { Cancellation } from '../engine/cancellation.js';
+import { Engine } from '../engine/engine.js';
+import type { CallEvents, CallPeer } from '../engine/engine-call.js';
+import { FleetClock } from '../engine/fleet-clock.js';
+import { checkQueueName, checkRedisUrl, redactedUrl } from '../engine/fleet-options.js';
+import {
+  FLEET_WIRE_VERSION,
+  type FleetCancel,
+  type FleetEvent,
+  type FleetJobData,
+  FleetKeys,
+  type FleetOutcome,
+  type FleetResult,
+  toolDigest,
+} from '../engine/fleet-protocol.js';
+import type { Outcome } from '../engine/outcome.js';
+import { encodeJson } from '../protocol/message-encoding.js';
+import type { RegisteredBlockingTool, RegisteredTool } from '../tools/registered-tool.js';
+
+export interface FleetWorkerOptions {
+  redis: string;
+  /** The queue the servers send to (default `weft`). */
+  queue?: string;
+  /** Pool threads, which is also how many jobs run at once (default 2). */
+  threads?: number;
+  /** How long a cooperative handler gets to stop before its thread is terminated (default 200). */
+  graceMs?: number;
+  /** Nice increment of the pool threads (default 0: on a worker machine the tools are the point). */
+  niceIncrement?: number;
+  /**
+   * BullMQ's lock duration (default 5,000 ms): a worker that dies is noticed this long after its
+   * last lock renewal at most, and its calls end as panicked.
+   */
+  lockMs?: number;
+  logError?: (message: string) => void;
+}
+
+interface RunningJob {
+  readonly cancellation: Cancellation;
+  events: number;
+  lastPublish: Promise<unknown>;
+}
+
+/** How long a finished job waits for its terminated thread to exit before it gives the slot back anyway. */
+const SLOT_WAIT_MS = 10_000;
+
+export class FleetWorker {
+  readonly #tools = new Map<string, RegisteredBlockingTool>();
+  readonly #options: Required<Omit<FleetWorkerOptions, 'logError'>>;
+  readonly #logError: (message: string) => void;
+  readonly #keys: FleetKeys;
+  readonly #engine: Engine;
+  readonly #commands: Redis;
+  readonly #subscriber: Redis;
+  readonly #clock: FleetClock;
+  readonly #running = new Map<string, RunningJob>();
+  readonly #name = `${hostname()}/${process.pid}`;
+  #worker: Worker | undefined;
+  #closing = false;
+
+  constructor(tools: readonly RegisteredTool[], options: FleetWorkerOptions) {
+    checkRedisUrl(options.redis, 'weft worker: --redis');
+    checkQueueName(options.queue, 'weft worker: --queue');
+    for (const [key, value] of Object.entries({ threads: options.threads, lockMs: options.lockMs })) {
+      if (value !== undefined && !(Number.isInteger(value) && value > 0)) {
+        throw new TypeError(`weft worker: ${key} must be a positive whole number, got ${value}`);
+      }
+    }
+    this.#options = {
+      redis: options.redis,
+      queue: options.queue ?? 'weft',
+      threads: options.threads ?? 2,
+      graceMs: options.graceMs ?? 200,
+      niceIncrement: options.niceIncrement ?? 0,
+      lockMs: options.lockMs ?? 5_000,
+    };
+    this.#logError = options.logError ?? ((message) => process.stderr.write(`${message}\n`));
+    for (const tool of tools) if (tool.blocking) this.#tools.set(tool.name, tool);
+    if (this.#tools.size === 0) {
+      throw new TypeError(
+        'weft worker: the module registers no blocking tool; a fleet worker runs blocking tools only',
+      );
+    }
+    this.#keys = new FleetKeys(this.#options.queue);
+    this.#engine = new Engine({
+      maxThreads: this.#options.threads,
+      maxQueue: this.#options.threads * 4,
+      graceMs: this.#options.graceMs,
+      niceIncrement: this.#options.niceIncrement,
+      logError: this.#logError,
+    });
+    this.#commands = new Redis(this.#options.redis, { lazyConnect: true, maxRetriesPerRequest: 1 });
+    this.#subscriber = new Redis(this.#options.redis, { lazyConnect: true, maxRetriesPerRequest: null });
+    this.#clock = new FleetClock(this.#commands);
+    const ignore = () => {};
+    this.#commands.on('error', ignore);
+    this.#subscriber.on('error', ignore);
+  }
+
+  /** The tools this worker runs, by name. */
+  get toolNames(): string[] {
+    return [...this.#tools.keys()].sort();
+  }
+
+  get threads(): number {
+    return this.#options.threads;
+  }
+
+  get runningCount(): number {
+    return this.#running.size;
+  }
+
+  async start(): Promise<void> {
+    const { Worker } = await import('bullmq');
+    try {
+      await Promise.all([this.#commands.connect(), this.#subscriber.connect()]);
+      await this.#clock.start();
+      await this.#subscriber.subscribe(this.#keys.cancelChannel);
+    } catch (error) {
+      await this.close();
+      throw new Error(
+        `weft worker: cannot reach Redis at ${redactedUrl(this.#options.redis)}: ${(error as Error).message}`,
+      );
+    }
+    this.#subscriber.on('message', (_channel: string, text: string) => this.#onCancel(text));
+    this.#commands.on('close', () => {
+      if (this.#closing) return;
+      for (const running of this.#running.values()) running.cancellation.cancel('shutdown');
+    });
+    this.#engine.warmUp([...this.#tools.values()]);
+    const lockMs = this.#options.lockMs;
+    this.#worker = new Worker(this.#keys.queue, (job: Job) => this.#process(job), {
+      connection: this.#commands.duplicate({ maxRetriesPerRequest: null, lazyConnect: false }),
+      concurrency: this.#options.threads,
+      name: this.#name,
+      lockDuration: lockMs,
+      stalledInterval: Math.max(500, Math.floor(lockMs / 2)),
+      // A stalled job (its worker died) fails instead of running again: a call runs at most once
+      // unless its tool opted in to retries, which the replica that made it decides.
+      maxStalledCount: 0,
+      drainDelay: 1,
+    });
+    this.#worker.on('error', (error: Error) => {
+      if (!this.#closing) this.#logError(`weft worker: ${error.message}`);
+    });
+    await this.#worker.waitUntilReady();
+  }
+
+  /**
+   * Stops taking jobs and waits for the running ones; past `graceMs` they are stopped (their
+   * calls end as panicked on the replica: the worker went away under them).
+   */
+  async close(graceMs = 5_000): Promise<void> {
+    if (this.#closing) return;
+    this.#closing = true;
+    const worker = this.#worker;
+    const stopRunning = setTimeout(() => {
+      for (const running of this.#running.values()) running.cancellation.cancel('shutdown');
+    }, graceMs);
+    await worker?.close().catch(() => {});
+    clearTimeout(stopRunning);
+    this.#clock.stop();
+    await this.#engine.close();
+    this.#commands.disconnect();
+    this.#subscriber.disconnect();
+  }
+
+  #onCancel(text: string): void {
+    let cancel: FleetCancel;
+    try {
+      cancel = JSON.parse(text) as FleetCancel;
+    } catch {
+      return;
+    }
+    this.#running
+      .get(cancel.jobId)
+      ?.cancellation.cancel(cancel.reason === 'shutdown' ? 'shutdown' : 'cancelled');
+  }
+
+  async #process(job: Job): Promise<FleetResult> {
+    const jobId = job.id ?? '';
+    const data = job.data as FleetJobData;
+    const running: RunningJob = {
+      cancellation: new Cancellation(),
+      events: 0,
+      lastPublish: Promise.resolve(),
+    };
+    this.#running.set(jobId, running);
+    try {
+      const outcome = await this.#run(jobId, data, running);
+      await running.lastPublish.catch(() => {});
+      return { outcome, events: running.events, worker: this.#name };
+    } finally {
+      this.#running.delete(jobId);
+      await this.#slotFree();
+    }
+  }
+
+  async #run(jobId: string, data: FleetJobData, running: RunningJob): Promise<FleetOutcome> {
+    if (data?.v !== FLEET_WIRE_VERSION) {
+      return refused(
+        `this job speaks fleet wire version ${data?.v}, this worker ${FLEET_WIRE_VERSION}: run the same weft version on servers and workers`,
+      );
+    }
+    const tool = this.#tools.get(data.tool);
+    if (!tool) {
+      return refused(
+        `tool "${data.tool}" is not registered on fleet worker ${this.#name}: start the worker with the module that defines it`,
+      );
+    }
+    if (toolDigest(tool) !== data.digest) {
+      return refused(
+        `fleet worker ${this.#name} has another definition of tool "${data.tool}" than the server (its schemas or export differ): deploy the same tool module to both`,
+      );
+    }
+    const abandoned = await this.#commands.exists(this.#keys.abandoned(jobId));
+    if (abandoned === 1 || running.cancellation.cancelled) return { kind: 'cancelled', reason: 'cancelled' };
+    let budgetMs = 0;
+    if (data.deadlineAt !== undefined) {
+      budgetMs = Math.floor(data.deadlineAt - this.#clock.now());
+      if (budgetMs <= 0) return { kind: 'timeout', limitMs: data.budgetMs };
+    }
+    const outcome = await this.#engine.run({
+      tool,
+      args: data.args,
+      budgetMs,
+      cancellation: running.cancellation,
+      events: this.#eventsFor(jobId, data, running),
+      ...(data.clientCapabilities ? { peer: fleetPeer(data.clientCapabilities) } : {}),
+      ...(data.inputs ? { inputs: data.inputs } : {}),
+    });
+    return this.#sendable(tool, outcome, data.budgetMs);
+  }
+
+  /** Progress and log go to the replica that made the call, on its own channel. */
+  #eventsFor(jobId: string, data: FleetJobData, running: RunningJob): CallEvents {
+    const channel = this.#keys.eventsChannel(data.router);
+    const publish = (event: FleetEvent) => {
+      const json = encodeJson(event);
+      if (!json.ok) return;
+      running.events++;
+      running.lastPublish = this.#commands.publish(channel, json.text).catch(() => 0);
+    };
+    const events: CallEvents = {
+      minLogLevel: data.minLogLevel,
+      log: (level, logged) => publish({ jobId, kind: 'log', level, data: logged }),
+    };
+    if (data.wantsProgress) {
+      events.progress = (progress, total, message) => {
+        const event: FleetEvent = { jobId, kind: 'progress', progress };
+        if (total !== undefined) event.total = total;
+        if (message !== undefined) event.message = message;
+        publish(event);
+      };
+    }
+    return events;
+  }
+
+  /** The outcome as BullMQ can store it: a value that is not JSON becomes the tool error it would be locally. */
+  #sendable(tool: RegisteredBlockingTool, outcome: Outcome, budgetMs: number): FleetOutcome {
+    if (outcome.kind === 'overloaded')
+      return { kind: 'panicked', detail: `fleet worker ${this.#name}: ${outcome.reason}` };
+    if (outcome.kind === 'timeout') return { kind: 'timeout', limitMs: budgetMs };
+    if (outcome.kind !== 'ok') return outcome;
+    const json = encodeJson(outcome.value);
+    if (json.ok) return outcome;
+    return {
+      kind: 'tool-error',
+      message: `Tool "${tool.name}" returned a value that cannot be sent as JSON: ${json.problem}`,
+    };
+  }
+
+  /** Waits until a thread slot is free again (a terminated thread has exited), so BullMQ takes no job it cannot start. */
+  async #slotFree(): Promise<void> {
+    const deadline = Date.now() + SLOT_WAIT_MS;
+    while (this.#engine.freeThreads === 0 && Date.now() < deadline && !this.#closing) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+}
+
+/**
+ * What a handler on a fleet worker reaches beyond its call: the client's capabilities (its
+ * questions are answered from the job's book, or end the attempt), and nothing else: the server's
+ * registries live on the replica, not here.
+ */
+function fleetPeer(clientCapabilities: Record<string, unknown>): CallPeer {
+  const unavailable = (what: string) => {
+    throw new Error(
+      `${what} is not available to a tool running on a fleet worker; run the tool with placement: 'local' to use it`,
+    );
+  };
+  return {
+    clientCapabilities,
+    request: () =>
+      Promise.reject(new Error('A tool on a fleet worker asks its client only through a book of answers')),
+    tools: () => unavailable('ctx.tools()'),
+    resources: () => unavailable('ctx.resources()'),
+    prompts: () => unavailable('ctx.prompts()'),
+  };
+}
+
+function refused(message: string): FleetOutcome {
+  return { kind: 'tool-error', message };
+}
