@@ -35,8 +35,9 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startRedis(): Promise<RedisUnderTest> {
-  const port = await freePort();
+/** Starts one on a free port, or on `port` (a restart where a killed one listened, for outage tests). */
+export async function startRedis(port?: number): Promise<RedisUnderTest> {
+  port ??= await freePort();
   const child: ChildProcess = spawn(
     'redis-server',
     [

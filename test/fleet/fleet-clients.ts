@@ -1,0 +1,102 @@
+/**
+ * The ways the fleet suites talk to a router replica: the official 1.x SDK client (legacy era,
+ * one session per replica), bare modern (2026-07-28) JSON-RPC over HTTP for tasks, which are not
+ * tied to a session and so can be created on one replica and read or cancelled on another, and a
+ * bare legacy session that shows every JSON-RPC message of a call's response (the storm counts
+ * answers per request id, which the SDK would hide).
+ */
+import assert from 'node:assert/strict';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { HttpPeer, messagesOf, readEvents } from '../transports/http-peer.js';
+import {
+  envelope,
+  ModernHttpPeer,
+  sseMessages,
+  standardHeaders,
+  type Wire,
+} from '../transports/modern-http-peer.js';
+
+export type { Wire };
+
+/** A 1.x SDK client connected to `url` (legacy era, 2025-11-25). */
+export async function legacyClient(url: URL, capabilities: Record<string, unknown> = {}): Promise<Client> {
+  const client = new Client({ name: 'weft-fleet-test', version: '1.0.0' }, { capabilities });
+  await client.connect(new StreamableHTTPClientTransport(url));
+  return client;
+}
+
+/** The text of a tool result's first content block. */
+export const textOf = (result: unknown): string =>
+  (result as { content?: { text?: string }[] }).content?.[0]?.text ?? '';
+
+const TASKS_CAPABILITY = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+
+/** One modern request to `url`; resolves the JSON-RPC reply (result or error). */
+export async function modernRpc(
+  url: URL,
+  method: string,
+  params: Record<string, unknown>,
+  capabilities: object = TASKS_CAPABILITY,
+): Promise<Wire> {
+  const headers: Record<string, string> = { ...standardHeaders(method, params) };
+  if (typeof params.taskId === 'string') headers['mcp-name'] = params.taskId;
+  const reply = await new ModernHttpPeer(url.href).request(
+    method,
+    { ...params, _meta: envelope({ 'io.modelcontextprotocol/clientCapabilities': capabilities }) },
+    headers,
+  );
+  const body = reply.body ?? sseMessages(reply.raw).find((message: Wire) => 'id' in message);
+  assert.ok(body, `no reply to ${method}: HTTP ${reply.status} ${reply.raw}`);
+  return body;
+}
+
+/** A legacy session on one replica, spoken raw: every message a call's response carried. */
+export class RawLegacySession {
+  readonly #peer: HttpPeer;
+
+  private constructor(peer: HttpPeer) {
+    this.#peer = peer;
+  }
+
+  static async open(url: URL): Promise<RawLegacySession> {
+    const peer = new HttpPeer(url.href);
+    const response = await peer.initialize();
+    assert.equal(response.status, 200, 'the legacy session opened');
+    assert.ok(peer.sessionId, 'the replica minted a session id');
+    return new RawLegacySession(peer);
+  }
+
+  /**
+   * Calls `name` under request id `id`; `onSent` runs once the request is accepted (the response
+   * has started). Resolves every JSON-RPC message of the response, in order.
+   */
+  async call(id: number, name: string, args: Record<string, unknown>, onSent?: () => void): Promise<Wire[]> {
+    const response = await this.#peer.post({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name, arguments: args },
+    });
+    onSent?.();
+    if (response.headers.get('content-type')?.startsWith('application/json')) {
+      const body = await response.json();
+      return Array.isArray(body) ? body : [body];
+    }
+    return messagesOf(await readEvents(response));
+  }
+
+  /** Sends `notifications/cancelled` for request `id`. */
+  async cancel(id: number): Promise<void> {
+    const response = await this.#peer.post({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: id, reason: 'the test gave up on it' },
+    });
+    await response.body?.cancel();
+  }
+
+  async close(): Promise<void> {
+    await this.#peer.delete().catch(() => {});
+  }
+}
