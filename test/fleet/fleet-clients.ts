@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { HttpPeer, messagesOf, readEvents } from '../transports/http-peer.js';
+import { HttpPeer, readEvents } from '../transports/http-peer.js';
 import {
   envelope,
   ModernHttpPeer,
@@ -68,22 +68,34 @@ export class RawLegacySession {
   }
 
   /**
-   * Calls `name` under request id `id`; `onSent` runs once the request is accepted (the response
-   * has started). Resolves every JSON-RPC message of the response, in order.
+   * Calls `name` under request id `id` and resolves every JSON-RPC message of the response, in
+   * order. `onSent` runs once the replica has taken the request (the response has begun); a
+   * `signal` stops reading (the messages read until then are resolved).
    */
-  async call(id: number, name: string, args: Record<string, unknown>, onSent?: () => void): Promise<Wire[]> {
-    const response = await this.#peer.post({
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: { name, arguments: args },
-    });
-    onSent?.();
-    if (response.headers.get('content-type')?.startsWith('application/json')) {
-      const body = await response.json();
-      return Array.isArray(body) ? body : [body];
+  async call(
+    id: number,
+    name: string,
+    args: Record<string, unknown>,
+    { onSent, signal }: { onSent?: () => void; signal?: AbortSignal } = {},
+  ): Promise<Wire[]> {
+    const messages: Wire[] = [];
+    try {
+      const request = { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } };
+      const response = await this.#peer.post(request, {}, signal);
+      onSent?.();
+      if (response.headers.get('content-type')?.startsWith('application/json')) {
+        const body = await response.json();
+        messages.push(...(Array.isArray(body) ? body : [body]));
+      } else {
+        await readEvents(response, (event) => {
+          if (event.data !== '') messages.push(JSON.parse(event.data));
+          return false;
+        });
+      }
+    } catch (error) {
+      if (!signal?.aborted) throw error;
     }
-    return messagesOf(await readEvents(response));
+    return messages;
   }
 
   /** Sends `notifications/cancelled` for request `id`. */
