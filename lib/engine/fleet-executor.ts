@@ -131,6 +131,46 @@ export class FleetExecutor {
   }
 
   run(call: FleetToolCall): Promise<Outcome> {
+    return this.#decide(call, (fc) => void this.#send(fc));
+  }
+
+  /**
+   * Follows a job another replica added, as if this replica had added it: for a task whose replica
+   * stopped while its work ran on the fleet. The deadline is the job's own (on the fleet's clock);
+   * the outcome comes from the job's result, its failure, or its worker's death.
+   */
+  async follow(jobId: string, call: Omit<FleetToolCall, 'args' | 'budgetMs'>): Promise<Outcome> {
+    const link = await this.open();
+    const found = await link.jobState(jobId);
+    if (found.state === 'missing')
+      return { kind: 'panicked', detail: `the fleet job ${jobId} is no longer in Redis` };
+    const data = found.data as FleetJobData;
+    const budgetMs =
+      data.deadlineAt === undefined ? 0 : Math.max(1, Math.floor(data.deadlineAt - link.clock.now()));
+    const followed: FleetToolCall = {
+      ...call,
+      args: data.args,
+      budgetMs,
+      ...(data.inputs ? { inputs: data.inputs } : {}),
+    };
+    return this.#decide(followed, (fc) => {
+      fc.jobId = jobId;
+      fc.sentAt = Date.now();
+      this.#calls.set(jobId, fc);
+      // Read again now that the call is registered: an outcome that came in between is not missed.
+      link
+        .jobState(jobId)
+        .then((now) => {
+          if (now.state === 'finished') this.#onResult(jobId, now.value);
+          else if (now.state === 'failed') this.#onFailed(jobId, now.reason);
+          else if (now.state === 'missing') this.#onFailed(jobId, 'it is no longer in Redis');
+        })
+        .catch(() => {});
+    });
+  }
+
+  /** One decision for the call (pooled-call.ts), its work started by `begin`. */
+  #decide(call: FleetToolCall, begin: (fc: FleetCall) => void): Promise<Outcome> {
     const startedAt = Date.now();
     let fleetCall: FleetCall | undefined;
     return runPooledCall(this.#admission, call, {
@@ -159,7 +199,7 @@ export class FleetExecutor {
           expected: 0,
         };
         fleetCall = started;
-        void this.#send(started);
+        begin(started);
         return { abandon: (reason) => this.#abandon(started, reason) };
       },
     });
@@ -203,6 +243,7 @@ export class FleetExecutor {
       fc.received = 0;
       fc.caughtUp = undefined;
       this.#calls.set(jobId, fc);
+      call.onFleetJob?.(jobId);
       const data: FleetJobData = {
         v: FLEET_WIRE_VERSION,
         tool: call.tool.name,
@@ -359,33 +400,20 @@ export class FleetExecutor {
     if (!fc.decision.decided) void this.#send(fc);
   }
 
-  /**
-   * Finds calls whose worker died: their job is active (a worker took it) but its BullMQ lock,
-   * renewed by a live worker every half lock duration, has lapsed.
-   */
+  /** Ends the calls whose worker died: their job is running but its lock lapsed (fleet-link.ts). */
   #checkWorkers(): void {
     const link = this.#link;
     if (!link?.up || this.#calls.size === 0) return;
     const cutoff = Date.now() - this.#options.checkIntervalMs;
     const watched = [...this.#calls.entries()].filter(([, fc]) => fc.sentAt <= cutoff);
     if (watched.length === 0) return;
-    const pipeline = link.commands.pipeline();
-    for (const [jobId] of watched) {
-      const key = link.queue.toKey(jobId);
-      pipeline.hmget(key, 'processedOn', 'finishedOn').exists(`${key}:lock`).exists(key);
-    }
-    pipeline
-      .exec()
-      .then((replies) => {
-        watched.forEach(([jobId, fc], index) => {
-          const [times, lock, exists] = (replies ?? []).slice(index * 3, index * 3 + 3).map((r) => r?.[1]);
-          if (this.#calls.get(jobId) !== fc) return;
-          if (exists === 0) this.#workerLost(fc, 'the fleet job vanished from Redis');
-          const [processedOn, finishedOn] = (times as Array<string | null> | undefined) ?? [];
-          if (processedOn && !finishedOn && lock === 0) {
-            this.#workerLost(fc, 'the fleet worker running the call died (its job lock lapsed)');
-          }
-        });
+    link
+      .lostJobs(watched.map(([jobId]) => jobId))
+      .then((lost) => {
+        for (const [jobId, fc] of watched) {
+          const why = lost.get(jobId);
+          if (why !== undefined && this.#calls.get(jobId) === fc) this.#workerLost(fc, why);
+        }
       })
       .catch(() => {});
   }

@@ -11,7 +11,8 @@
  *   re-encoded inside Redis, so results keep their exact shape.
  * - A replica that runs a task holds `<prefix>lease:<id>` (its replica id, PX leaseMs) and
  *   renews it every leaseMs / 3. Every replica sweeps the running set every leaseMs / 2: a task
- *   whose lease has lapsed is failed with a message that says its replica stopped.
+ *   whose lease has lapsed is failed with a message that says its replica stopped, unless its work
+ *   runs on the fleet (`fleetJob`): then the first replica to take its lease (SET NX) adopts it.
  * - tasks/list: one sorted set per owner (members scored 0, read in lexicographic order), cleaned
  *   of expired ids as they are met.
  */
@@ -53,6 +54,7 @@ export class RedisTaskStore implements TaskStore {
   readonly #replica = randomUUID();
   readonly #held = new Set<string>();
   readonly #listeners = new Set<(signal: TaskSignal) => void>();
+  #adopt: ((record: TaskRecord) => boolean) | undefined;
   readonly #timers: NodeJS.Timeout[] = [];
   #closed = false;
   readonly #url: string;
@@ -196,6 +198,10 @@ export class RedisTaskStore implements TaskStore {
       .catch(() => {});
   }
 
+  onOrphan(adopt: (record: TaskRecord) => boolean): void {
+    this.#adopt = adopt;
+  }
+
   release(taskId: string): void {
     this.#held.delete(taskId);
     this.#redis
@@ -235,6 +241,7 @@ export class RedisTaskStore implements TaskStore {
       const leases = await this.#redis.mget(others.map((taskId) => this.#leaseKey(taskId)));
       for (const [index, taskId] of others.entries()) {
         if (leases[index] !== null) continue;
+        if (await this.#adopted(taskId)) continue;
         const message = `The server replica running this task stopped (its lease lapsed ${this.#leaseMs} ms after its last renewal); the work is lost, run the tool again`;
         await this.update(taskId, {
           status: 'failed',
@@ -247,6 +254,21 @@ export class RedisTaskStore implements TaskStore {
     } catch {
       // Redis is unreachable for now; the next sweep tries again.
     }
+  }
+
+  /** Takes over a lapsed task whose work runs on the fleet, when this replica can follow it. */
+  async #adopted(taskId: string): Promise<boolean> {
+    if (this.#adopt === undefined) return false;
+    const record = await this.get(taskId);
+    if (record === undefined || isTerminal(record.status) || record.fleetJob === undefined) return false;
+    // Only one replica wins the lease; the others see it held at their next sweep.
+    const claimed = await this.#redis.set(this.#leaseKey(taskId), this.#replica, 'PX', this.#leaseMs, 'NX');
+    if (claimed !== 'OK') return true;
+    this.#held.add(taskId);
+    if (this.#adopt(record)) return true;
+    this.#held.delete(taskId);
+    await this.#redis.del(this.#leaseKey(taskId));
+    return false;
   }
 
   #taskKey(taskId: string): string {
