@@ -57,6 +57,7 @@ export class RedisTaskStore implements TaskStore {
   #adopt: ((record: TaskRecord) => boolean) | undefined;
   readonly #timers: NodeJS.Timeout[] = [];
   #closed = false;
+  #sweeping = false;
   readonly #url: string;
   /** The last connection error, for a message that says why Redis could not be reached. */
   #lastError: Error | undefined;
@@ -76,16 +77,15 @@ export class RedisTaskStore implements TaskStore {
     this.#prefix = options.keyPrefix ?? 'weft:';
     this.#leaseMs = leaseMs;
     this.#url = options.url.replace(/\/\/[^@/]*@/, '//***@');
-    this.#redis = new Redis(options.url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    // Connected on first use: a process that only builds the server (a `weft worker` loading the
+    // server module for its tools) never talks to the task store at all.
+    this.#redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3 });
     // ioredis reconnects by itself; without a listener it would print every failed attempt.
     this.#redis.on('error', (error: Error) => {
       this.#lastError = error;
     });
     this.#redis.defineCommand('weftCompareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET });
-    this.#timers.push(
-      setInterval(() => this.#renew(), Math.floor(leaseMs / 3)).unref(),
-      setInterval(() => this.#sweep(), Math.floor(leaseMs / 2)).unref(),
-    );
+    this.#timers.push(setInterval(() => this.#renew(), Math.floor(leaseMs / 3)).unref());
   }
 
   async create(record: TaskRecord): Promise<void> {
@@ -175,8 +175,16 @@ export class RedisTaskStore implements TaskStore {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Resolves once the signal channel is subscribed (signals published before that are not heard). */
+  /**
+   * Resolves once the signal channel is subscribed (signals published before that are not heard).
+   * From then on this store also sweeps for tasks whose replica stopped: only a store a server
+   * serves with does, never one a process merely built.
+   */
   async ready(): Promise<void> {
+    if (!this.#sweeping && !this.#closed) {
+      this.#sweeping = true;
+      this.#timers.push(setInterval(() => this.#sweep(), Math.floor(this.#leaseMs / 2)).unref());
+    }
     try {
       await this.#redis.ping();
     } catch (error) {
