@@ -2,6 +2,7 @@
  * weft's public API.
  */
 
+export type { FleetOptions } from './engine/fleet-options.js';
 export type {
   PromptArgument,
   PromptContext,
@@ -63,6 +64,7 @@ export {
   type InlineToolDefinition,
   type ObjectSchema,
   type OutputOf,
+  type Placement,
   type ToolAnnotations,
   type ToolDefinition,
   type ToolHandler,

@@ -153,6 +153,7 @@ export class McpServer {
       pollIntervalMs: options.tasks?.pollIntervalMs ?? 1_000,
       logError: this.#logError,
       peer: (ctx) => callPeer(parts, ctx),
+      toolNamed: (name) => this.#registry.get(name),
       onChange: (record) => this.#listens.taskChanged(record.taskId, detailedTask(record)),
     });
     addTaskMethods(this.#router, this.#tasks, options.pageSize ?? 100);

@@ -33,6 +33,11 @@ export interface EngineCall {
    * instead of going to the client; without them, questions go to the client through `peer`.
    */
   inputs?: CallInputs;
+  /**
+   * Told the id of each fleet job that carries this call (a retry is a new job). A task records
+   * it, so that another replica can follow the job to its end if this one stops.
+   */
+  onFleetJob?: (jobId: string) => void;
 }
 
 export interface CallInputs {

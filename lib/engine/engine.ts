@@ -95,6 +95,19 @@ export class Engine {
     for (const tool of local) if (tool.isolation === 'process') this.#processes.warmUp(tool);
   }
 
+  /**
+   * Follows the fleet job `jobId`, added by another replica for `call.tool`, to its outcome (a task
+   * whose replica stopped). Without a fleet there is nothing to follow.
+   */
+  follow(
+    jobId: string,
+    call: Omit<EngineCall, 'args' | 'budgetMs'> & { tool: RegisteredBlockingTool },
+  ): Promise<Outcome> {
+    if (!this.#fleet)
+      return Promise.resolve({ kind: 'panicked', detail: 'this server has no fleet to follow a job on' });
+    return this.#fleet.follow(jobId, call);
+  }
+
   /** Where a blocking tool's calls run. */
   placementOf(tool: RegisteredBlockingTool): Placement {
     return this.#fleet?.placementOf(tool) ?? 'local';

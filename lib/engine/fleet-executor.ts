@@ -19,12 +19,18 @@
  * A call made without a book of answers but with a client to ask (the legacy era) has its
  * questions asked here, between attempts, so no worker thread is held while a client thinks.
  */
-import type { Question } from '../tools/client-questions.js';
 import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
 import type { Placement } from '../tools/tool-definition.js';
 import type { AbandonReason } from './abandon-reason.js';
-import type { Admission, Release } from './admission.js';
-import type { EngineCall } from './engine-call.js';
+import type { Admission } from './admission.js';
+import {
+  askBetweenAttempts,
+  decideAfterEvents,
+  deliverFleetEvent,
+  type FleetCall,
+  type FleetToolCall,
+  newFleetCall,
+} from './fleet-call.js';
 import { FleetLink } from './fleet-link.js';
 import type { FleetOptions } from './fleet-options.js';
 import {
@@ -36,39 +42,12 @@ import {
   toolDigest,
 } from './fleet-protocol.js';
 import type { Outcome } from './outcome.js';
-import { type CallDecision, runPooledCall } from './pooled-call.js';
+import { runPooledCall } from './pooled-call.js';
 
-/** How long a result waits for events published before it (they travel another connection). */
-const EVENT_CATCH_UP_MS = 200;
 /** How long an abandoned job's marker lives: longer than any job waits in a queue that moves. */
 const ABANDONED_TTL_MS = 3_600_000;
 /** Finished jobs are kept this long (seconds) so a replica adopting a task can still read them. */
 const KEEP_FINISHED_S = 600;
-/** Rounds of questions a live-asked call may go through before it is ended. */
-const MAX_ROUNDS = 64;
-
-type FleetToolCall = EngineCall & { tool: RegisteredBlockingTool };
-
-/** One call on the fleet, across its jobs (a retry or a round of questions is a new job). */
-interface FleetCall {
-  readonly call: FleetToolCall;
-  readonly decision: CallDecision;
-  readonly release: Release;
-  /** Local time of admission: the budget counts from here. */
-  readonly startedAt: number;
-  jobId: string;
-  /** When the current job was added (local time). */
-  sentAt: number;
-  retries: number;
-  rounds: number;
-  /** Answers gathered by asking the client live (calls without `inputs`). */
-  answers: Record<string, unknown> | undefined;
-  /** Aborts when the call's outcome is decided: questions put to the client are withdrawn. */
-  over: AbortController | undefined;
-  received: number;
-  caughtUp: (() => void) | undefined;
-  expected: number;
-}
 
 export class FleetExecutor {
   readonly #admission: Admission;
@@ -131,6 +110,46 @@ export class FleetExecutor {
   }
 
   run(call: FleetToolCall): Promise<Outcome> {
+    return this.#decide(call, (fc) => void this.#send(fc));
+  }
+
+  /**
+   * Follows a job another replica added, as if this replica had added it: for a task whose replica
+   * stopped while its work ran on the fleet. The deadline is the job's own (on the fleet's clock);
+   * the outcome comes from the job's result, its failure, or its worker's death.
+   */
+  async follow(jobId: string, call: Omit<FleetToolCall, 'args' | 'budgetMs'>): Promise<Outcome> {
+    const link = await this.open();
+    const found = await link.jobState(jobId);
+    if (found.state === 'missing')
+      return { kind: 'panicked', detail: `the fleet job ${jobId} is no longer in Redis` };
+    const data = found.data as FleetJobData;
+    const budgetMs =
+      data.deadlineAt === undefined ? 0 : Math.max(1, Math.floor(data.deadlineAt - link.clock.now()));
+    const followed: FleetToolCall = {
+      ...call,
+      args: data.args,
+      budgetMs,
+      ...(data.inputs ? { inputs: data.inputs } : {}),
+    };
+    return this.#decide(followed, (fc) => {
+      fc.jobId = jobId;
+      fc.sentAt = Date.now();
+      this.#calls.set(jobId, fc);
+      // Read again now that the call is registered: an outcome that came in between is not missed.
+      link
+        .jobState(jobId)
+        .then((now) => {
+          if (now.state === 'finished') this.#onResult(jobId, now.value);
+          else if (now.state === 'failed') this.#onFailed(jobId, now.reason);
+          else if (now.state === 'missing') this.#onFailed(jobId, 'it is no longer in Redis');
+        })
+        .catch(() => {});
+    });
+  }
+
+  /** One decision for the call (pooled-call.ts), its work started by `begin`. */
+  #decide(call: FleetToolCall, begin: (fc: FleetCall) => void): Promise<Outcome> {
     const startedAt = Date.now();
     let fleetCall: FleetCall | undefined;
     return runPooledCall(this.#admission, call, {
@@ -143,23 +162,9 @@ export class FleetExecutor {
         fleetCall.release();
       },
       start: (release, decision) => {
-        const started: FleetCall = {
-          call,
-          decision,
-          release,
-          startedAt,
-          jobId: '',
-          sentAt: 0,
-          retries: 0,
-          rounds: 0,
-          answers: call.inputs === undefined && call.peer !== undefined ? {} : undefined,
-          over: undefined,
-          received: 0,
-          caughtUp: undefined,
-          expected: 0,
-        };
+        const started = newFleetCall(call, decision, release, startedAt);
         fleetCall = started;
-        void this.#send(started);
+        begin(started);
         return { abandon: (reason) => this.#abandon(started, reason) };
       },
     });
@@ -203,6 +208,7 @@ export class FleetExecutor {
       fc.received = 0;
       fc.caughtUp = undefined;
       this.#calls.set(jobId, fc);
+      call.onFleetJob?.(jobId);
       const data: FleetJobData = {
         v: FLEET_WIRE_VERSION,
         tool: call.tool.name,
@@ -281,22 +287,14 @@ export class FleetExecutor {
     }
     if (outcome.kind === 'input-required' && fc.answers !== undefined) {
       this.#calls.delete(fc.jobId);
-      void this.#askLive(fc, outcome.questions);
+      void askBetweenAttempts(fc, outcome.questions).then((again) => {
+        if (again) void this.#send(fc);
+      });
       return;
     }
     const decided: Outcome =
       outcome.kind === 'timeout' ? { kind: 'timeout', limitMs: fc.call.budgetMs } : outcome;
-    const finish = () => fc.decision.decide(decided);
-    if (fc.received >= result.events) {
-      finish();
-      return;
-    }
-    const timer = setTimeout(finish, EVENT_CATCH_UP_MS);
-    fc.expected = result.events;
-    fc.caughtUp = () => {
-      clearTimeout(timer);
-      finish();
-    };
+    decideAfterEvents(fc, decided, result.events);
   }
 
   #onFailed(jobId: string, reason: string): void {
@@ -306,12 +304,7 @@ export class FleetExecutor {
 
   #onEvent(event: FleetEvent): void {
     const fc = this.#calls.get(event.jobId);
-    if (!fc) return; // the call is over: late events are dropped
-    const { events } = fc.call;
-    if (event.kind === 'progress') events.progress?.(event.progress, event.total, event.message);
-    else events.log(event.level, event.data);
-    fc.received++;
-    if (fc.caughtUp && fc.received >= fc.expected) fc.caughtUp();
+    if (fc) deliverFleetEvent(fc, event); // else the call is over: late events are dropped
   }
 
   /** The worker running the call's job died or stopped: run it again if its tool allows, else panic. */
@@ -331,61 +324,20 @@ export class FleetExecutor {
     fc.decision.decide({ kind: 'panicked', detail });
   }
 
-  /** Asks the client what the handler asked (the call had no book of answers), then runs it again. */
-  async #askLive(fc: FleetCall, questions: Question[]): Promise<void> {
-    const { peer, tool } = fc.call;
-    if (++fc.rounds > MAX_ROUNDS) {
-      fc.decision.decide({
-        kind: 'tool-error',
-        message: `Tool "${tool.name}" asked for input ${MAX_ROUNDS} times in a row; it should finish`,
-      });
-      return;
-    }
-    fc.over ??= new AbortController();
-    const { signal } = fc.over;
-    try {
-      const replies = await Promise.all(questions.map((q) => peer!.request(q.method, q.params, signal)));
-      questions.forEach((question, index) => {
-        fc.answers![question.key] = replies[index];
-      });
-    } catch (error) {
-      if (fc.decision.decided) return;
-      fc.decision.decide({
-        kind: 'tool-error',
-        message: `The client did not answer tool "${tool.name}"'s question: ${(error as Error)?.message ?? String(error)}`,
-      });
-      return;
-    }
-    if (!fc.decision.decided) void this.#send(fc);
-  }
-
-  /**
-   * Finds calls whose worker died: their job is active (a worker took it) but its BullMQ lock,
-   * renewed by a live worker every half lock duration, has lapsed.
-   */
+  /** Ends the calls whose worker died: their job is running but its lock lapsed (fleet-link.ts). */
   #checkWorkers(): void {
     const link = this.#link;
     if (!link?.up || this.#calls.size === 0) return;
     const cutoff = Date.now() - this.#options.checkIntervalMs;
     const watched = [...this.#calls.entries()].filter(([, fc]) => fc.sentAt <= cutoff);
     if (watched.length === 0) return;
-    const pipeline = link.commands.pipeline();
-    for (const [jobId] of watched) {
-      const key = link.queue.toKey(jobId);
-      pipeline.hmget(key, 'processedOn', 'finishedOn').exists(`${key}:lock`).exists(key);
-    }
-    pipeline
-      .exec()
-      .then((replies) => {
-        watched.forEach(([jobId, fc], index) => {
-          const [times, lock, exists] = (replies ?? []).slice(index * 3, index * 3 + 3).map((r) => r?.[1]);
-          if (this.#calls.get(jobId) !== fc) return;
-          if (exists === 0) this.#workerLost(fc, 'the fleet job vanished from Redis');
-          const [processedOn, finishedOn] = (times as Array<string | null> | undefined) ?? [];
-          if (processedOn && !finishedOn && lock === 0) {
-            this.#workerLost(fc, 'the fleet worker running the call died (its job lock lapsed)');
-          }
-        });
+    link
+      .lostJobs(watched.map(([jobId]) => jobId))
+      .then((lost) => {
+        for (const [jobId, fc] of watched) {
+          const why = lost.get(jobId);
+          if (why !== undefined && this.#calls.get(jobId) === fc) this.#workerLost(fc, why);
+        }
       })
       .catch(() => {});
   }

@@ -140,6 +140,48 @@ export class FleetLink {
     return this.#queue !== undefined && this.commands.status === 'ready';
   }
 
+  /**
+   * Of these jobs, the ones whose worker is gone, with why: a job a worker took (processedOn) and
+   * did not finish whose BullMQ lock, renewed by a live worker every half lock duration, lapsed; or
+   * a job no longer in Redis at all. Reads BullMQ's job hash and lock key directly (`bull:<q>:<id>`
+   * and `...:lock`): BullMQ has no call that asks this of one job.
+   */
+  async lostJobs(jobIds: readonly string[]): Promise<Map<string, string>> {
+    const pipeline = this.commands.pipeline();
+    for (const jobId of jobIds) {
+      const key = this.queue.toKey(jobId);
+      pipeline.hmget(key, 'processedOn', 'finishedOn').exists(`${key}:lock`).exists(key);
+    }
+    const replies = (await pipeline.exec()) ?? [];
+    const lost = new Map<string, string>();
+    jobIds.forEach((jobId, index) => {
+      const [times, lock, exists] = replies.slice(index * 3, index * 3 + 3).map((reply) => reply?.[1]);
+      const [processedOn, finishedOn] = (times as Array<string | null> | undefined) ?? [];
+      if (exists === 0) lost.set(jobId, 'the fleet job vanished from Redis');
+      else if (processedOn && !finishedOn && lock === 0) {
+        lost.set(jobId, 'the fleet worker running the call died (its job lock lapsed)');
+      }
+    });
+    return lost;
+  }
+
+  /** Where a job stands now: for a replica that takes over following a job another one added. */
+  async jobState(
+    jobId: string,
+  ): Promise<
+    | { state: 'finished'; value: unknown; data: unknown }
+    | { state: 'failed'; reason: string; data: unknown }
+    | { state: 'missing' }
+    | { state: 'pending'; data: unknown }
+  > {
+    const job = await this.queue.getJob(jobId);
+    if (!job) return { state: 'missing' };
+    if (job.finishedOn && job.failedReason)
+      return { state: 'failed', reason: job.failedReason, data: job.data };
+    if (job.finishedOn) return { state: 'finished', value: job.returnvalue, data: job.data };
+    return { state: 'pending', data: job.data };
+  }
+
   /** Why the fleet cannot be reached now, for an error message. */
   #why(): string {
     return `the fleet's Redis at ${this.url} is unreachable${this.#lastError ? ` (${this.#lastError.message})` : ''}`;

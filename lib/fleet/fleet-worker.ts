@@ -161,8 +161,15 @@ export class FleetWorker {
       maxStalledCount: 0,
       drainDelay: 1,
     });
+    // While Redis is away BullMQ reports every reconnect attempt: one line per outage is enough.
+    let lastLogged = '';
     this.#worker.on('error', (error: Error) => {
-      if (!this.#closing) this.#logError(`weft worker: ${error.message}`);
+      if (this.#closing || error.message === lastLogged) return;
+      lastLogged = error.message;
+      this.#logError(`weft worker: ${error.message}`);
+    });
+    this.#worker.on('ready', () => {
+      lastLogged = '';
     });
     await this.#worker.waitUntilReady();
   }
@@ -218,6 +225,10 @@ export class FleetWorker {
   }
 
   async #run(jobId: string, data: FleetJobData, running: RunningJob): Promise<FleetOutcome> {
+    const refused = (message: string): FleetOutcome => {
+      this.#logError(`weft worker: refused job ${jobId}: ${message}`);
+      return { kind: 'tool-error', message };
+    };
     if (data?.v !== FLEET_WIRE_VERSION) {
       return refused(
         `this job speaks fleet wire version ${data?.v}, this worker ${FLEET_WIRE_VERSION}: run the same weft version on servers and workers`,
@@ -319,8 +330,4 @@ function fleetPeer(clientCapabilities: Record<string, unknown>): CallPeer {
     resources: () => unavailable('ctx.resources()'),
     prompts: () => unavailable('ctx.prompts()'),
   };
-}
-
-function refused(message: string): FleetOutcome {
-  return { kind: 'tool-error', message };
 }

@@ -50,7 +50,12 @@ export async function runWorkerCommand(argv: string[]): Promise<number> {
     ...optional('graceMs', number(values['grace-ms'], '--grace-ms')),
     ...optional('lockMs', number(values['lock-ms'], '--lock-ms')),
   });
-  await worker.start();
+  try {
+    await worker.start();
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    return 1;
+  }
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) {

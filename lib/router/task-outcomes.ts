@@ -12,6 +12,7 @@ import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 import { encodeJson } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import type { TaskChange, TaskRecord } from '../tasks/task-record.js';
+import { isInputRequiredReturn } from '../tools/client-questions.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
 import { shapeSuccess, timeoutResult, toolFailure, unsendable } from '../tools/result-shaping.js';
 import type { MessageSink } from './session.js';
@@ -66,6 +67,18 @@ export function finalChange(record: TaskRecord, tool: RegisteredTool, outcome: O
     case 'input-required':
       throw new Error('unreachable: questions are handled before the final change');
   }
+}
+
+/**
+ * What an adopted task (followed here after its own replica stopped) writes: its outcome, unless
+ * the tool asked for input, which only the replica that accepted the task could have carried on.
+ */
+export function adoptedChange(record: TaskRecord, tool: RegisteredTool, outcome: Outcome): TaskChange {
+  const asked =
+    outcome.kind === 'input-required' || (outcome.kind === 'ok' && isInputRequiredReturn(outcome.value));
+  if (!asked) return finalChange(record, tool, outcome);
+  const message = `The server replica that accepted this task stopped, and tool "${tool.name}" then asked for input, which only that replica could carry on; run the tool again`;
+  return { status: 'failed', statusMessage: message, error: { code: ErrorCode.InternalError, message } };
 }
 
 export function shutDown(tool: RegisteredTool): TaskChange {

@@ -15,6 +15,9 @@
  *   attempt runs with every answer so far.
  * - Statuses follow the era that created the task: an `isError` result is `failed` in legacy and
  *   `completed` in modern; a JSON-RPC failure (a dead worker, a full queue) is `failed` with `error`.
+ * - A task whose tool runs on the fleet records the job carrying its attempt (`fleetJob`). If this
+ *   replica stops, the job goes on on its worker, and another replica adopts the task (the store
+ *   offers it once the lease lapses): it follows the job to its end and stores the outcome.
  */
 import { randomUUID } from 'node:crypto';
 import { Cancellation } from '../engine/cancellation.js';
@@ -36,7 +39,9 @@ import {
 import type { RegisteredTool } from '../tools/registered-tool.js';
 import type { MethodContext } from './method-table.js';
 import type { Session } from './session.js';
-import { finalChange, relatedTaskSink, shutDown } from './task-outcomes.js';
+import { askLive, waitForInput } from './task-input.js';
+import { adoptedChange, finalChange, relatedTaskSink, shutDown } from './task-outcomes.js';
+import { TaskWaiters } from './task-waiters.js';
 import { legacyTask } from './task-wire.js';
 
 export interface TaskRunnerOptions {
@@ -50,6 +55,8 @@ export interface TaskRunnerOptions {
   pollIntervalMs: number;
   logError: (message: string) => void;
   peer?: (ctx: MethodContext) => CallPeer;
+  /** The registered tool of this name: to adopt a task whose replica stopped (task-adoption.ts). */
+  toolNamed?: (name: string) => RegisteredTool | undefined;
   /** Called on every replica when a task's record changed (for `notifications/tasks`). */
   onChange?: (record: TaskRecord) => void;
 }
@@ -63,9 +70,6 @@ interface RunningTask {
 
 /** A task's handler reports progress and logs to nobody: no request is waiting for them. */
 const SILENT: CallEvents = { minLogLevel: NO_LOGS, log: () => {} };
-
-/** How often a task waiting for input looks at its record even without a signal (a lost message). */
-const INPUT_RECHECK_MS = 1_000;
 
 /** How many attempts a task may make, each ending with new questions, before it is failed. */
 const MAX_ROUNDS = 64;
@@ -85,12 +89,14 @@ export class TaskRunner {
   readonly #options: TaskRunnerOptions;
   readonly #running = new Map<string, RunningTask>();
   /** tasks/result calls on this replica waiting for a task to end. */
-  readonly #waiters = new Map<string, Set<() => void>>();
+  readonly #waiters: TaskWaiters;
   readonly #unsubscribe: () => void;
 
   constructor(options: TaskRunnerOptions) {
     this.#options = options;
+    this.#waiters = new TaskWaiters(options.store);
     this.#unsubscribe = options.store.subscribe((signal) => this.#onSignal(signal));
+    options.store.onOrphan?.((record) => this.#adopt(record));
   }
 
   get store(): TaskStore {
@@ -165,7 +171,7 @@ export class TaskRunner {
     });
     await store.signal({ kind: 'cancel', taskId });
     if (after !== undefined) await this.#changed(taskId);
-    this.#wakeWaiters(taskId);
+    this.#waiters.wake(taskId);
     const record = after ?? (await store.get(taskId)) ?? before;
     return { record, wasTerminal: after === undefined };
   }
@@ -203,26 +209,8 @@ export class TaskRunner {
   }
 
   /** Resolves once `taskId` is terminal (or gone), looking at the store at least every pollIntervalMs. */
-  async settled(taskId: string, signal: AbortSignal): Promise<TaskRecord | undefined> {
-    for (;;) {
-      const record = await this.#options.store.get(taskId);
-      if (record === undefined || isTerminal(record.status)) return record;
-      if (signal.aborted) return record;
-      await new Promise<void>((resolve) => {
-        const waiters = this.#waiters.get(taskId) ?? new Set();
-        this.#waiters.set(taskId, waiters);
-        const done = () => {
-          clearTimeout(timer);
-          waiters.delete(done);
-          if (waiters.size === 0) this.#waiters.delete(taskId);
-          signal.removeEventListener('abort', done);
-          resolve();
-        };
-        const timer = setTimeout(done, record.pollIntervalMs);
-        waiters.add(done);
-        signal.addEventListener('abort', done, { once: true });
-      });
-    }
+  settled(taskId: string, signal: AbortSignal): Promise<TaskRecord | undefined> {
+    return this.#waiters.settled(taskId, signal);
   }
 
   /** Shutdown: every task still running here is stopped and ends failed, saying why. */
@@ -265,6 +253,8 @@ export class TaskRunner {
         events: SILENT,
         ...peer,
         inputs: state === undefined ? { answers } : { answers, state },
+        // On the fleet the work may outlive this replica: the record says which job to follow.
+        onFleetJob: (fleetJob) => void store.update(record.taskId, { fleetJob }).catch(() => {}),
       });
       if (cancellation.cancelled) {
         // A client's cancel has already written `cancelled`; a shutdown has not.
@@ -319,8 +309,10 @@ export class TaskRunner {
       if (state !== undefined) waiting.state = state;
       if ((await this.#write(record, ctx, waiting)) === undefined) return;
       const next = legacy
-        ? await this.#askLive(record, taskCtx, questions, answers, cancellation)
-        : await this.#waitForInput(record.taskId, running);
+        ? await askLive(taskCtx, questions, answers, cancellation, (change) =>
+            this.#write(record, ctx, change),
+          )
+        : await waitForInput(store, record.taskId, running);
       if (next === undefined) {
         if (cancellation.reason === 'shutdown') await this.#write(record, ctx, shutDown(tool));
         return;
@@ -333,70 +325,18 @@ export class TaskRunner {
     }
   }
 
-  /** Legacy: asks the questions on the session, stores the answers, and works again. */
-  async #askLive(
-    record: TaskRecord,
-    ctx: MethodContext,
-    questions: Question[],
-    earlier: Record<string, unknown>,
-    cancellation: Cancellation,
-  ): Promise<Record<string, unknown> | undefined> {
-    let replies: unknown[];
-    try {
-      replies = await Promise.all(
-        questions.map(({ method, params }) =>
-          ctx.session.request(method, params, cancellation.signal, ctx.sink),
-        ),
-      );
-    } catch (error) {
-      if (cancellation.cancelled) return undefined;
-      const message = `The client did not answer the task's question: ${(error as Error)?.message ?? String(error)}`;
-      await this.#write(record, ctx, {
-        status: 'failed',
-        statusMessage: message,
-        result: { content: [{ type: 'text', text: message }], isError: true },
-      });
-      return undefined;
-    }
-    const answers = { ...earlier };
-    questions.forEach(({ key }, index) => {
-      answers[key] = replies[index];
-    });
-    const written = await this.#write(record, ctx, {
-      status: 'working',
-      statusMessage: undefined,
-      inputRequests: undefined,
-      answers,
-    });
-    return written === undefined ? undefined : answers;
-  }
-
-  /** Modern: waits until tasks/update has answered every question (or the task was cancelled). */
-  async #waitForInput(taskId: string, running: RunningTask): Promise<Record<string, unknown> | undefined> {
-    for (;;) {
-      if (running.cancellation.cancelled) return undefined;
-      const record = await this.#options.store.get(taskId);
-      if (record === undefined || isTerminal(record.status)) return undefined;
-      if (record.status === 'working') return record.answers ?? {};
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => resolve(), INPUT_RECHECK_MS);
-        running.wake = () => {
-          clearTimeout(timer);
-          running.wake = undefined;
-          resolve();
-        };
-      });
-    }
-  }
-
   /** Writes a change (nothing, if the task is already terminal) and tells who waits for it. */
-  async #write(record: TaskRecord, ctx: MethodContext, change: TaskChange): Promise<TaskRecord | undefined> {
+  async #write(
+    record: TaskRecord,
+    ctx: MethodContext | undefined,
+    change: TaskChange,
+  ): Promise<TaskRecord | undefined> {
     const written = await this.#options.store.update(record.taskId, change);
     if (written === undefined) return undefined;
-    if (isTerminal(written.status)) this.#wakeWaiters(record.taskId);
+    if (isTerminal(written.status)) this.#waiters.wake(record.taskId);
     await this.#changed(record.taskId);
     // A legacy session hears each status change (notifications/tasks/status), while it is open.
-    if (record.era === 'legacy' && !ctx.session.closed) {
+    if (record.era === 'legacy' && ctx && !ctx.session.closed) {
       ctx.session.sink.send(notification('notifications/tasks/status', legacyTask(written)));
     }
     return written;
@@ -408,8 +348,38 @@ export class TaskRunner {
     await this.#options.store.signal({ kind: 'changed', taskId }).catch(() => {});
   }
 
-  #wakeWaiters(taskId: string): void {
-    for (const wake of [...(this.#waiters.get(taskId) ?? [])]) wake();
+  /**
+   * Takes over a task whose replica stopped while its work ran on the fleet: the job is followed to
+   * its end here and the outcome stored, as the task's own replica would have. What needed that
+   * replica (a question to a legacy session, another round) ends the task failed, saying why.
+   */
+  #adopt(record: TaskRecord): boolean {
+    const tool = this.#options.toolNamed?.(record.tool);
+    if (!tool?.blocking || record.fleetJob === undefined) return false;
+    const running: RunningTask = { cancellation: new Cancellation(), wake: undefined };
+    this.#running.set(record.taskId, running);
+    const { store, engine, logError } = this.#options;
+    logError(
+      `weft: task ${record.taskId} (${tool.name}): its replica stopped; following fleet job ${record.fleetJob} here`,
+    );
+    engine
+      .follow(record.fleetJob, {
+        tool,
+        cancellation: running.cancellation,
+        events: SILENT,
+        onFleetJob: (fleetJob) => void store.update(record.taskId, { fleetJob }).catch(() => {}),
+      })
+      .then((outcome) => {
+        // A client's cancel has already written `cancelled`; a shutdown has not.
+        if (running.cancellation.reason === 'shutdown') return this.#write(record, undefined, shutDown(tool));
+        return this.#write(record, undefined, adoptedChange(record, tool, outcome));
+      })
+      .catch((error) => logError(`weft: adopted task ${record.taskId} failed: ${(error as Error)?.stack}`))
+      .finally(() => {
+        this.#running.delete(record.taskId);
+        store.release(record.taskId);
+      });
+    return true;
   }
 
   #onSignal(signal: TaskSignal): void {
@@ -424,7 +394,7 @@ export class TaskRunner {
     }
     const running = this.#running.get(signal.taskId);
     if (signal.kind === 'cancel') {
-      this.#wakeWaiters(signal.taskId);
+      this.#waiters.wake(signal.taskId);
       running?.cancellation.cancel('cancelled');
     }
     running?.wake?.();

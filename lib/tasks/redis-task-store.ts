@@ -11,7 +11,8 @@
  *   re-encoded inside Redis, so results keep their exact shape.
  * - A replica that runs a task holds `<prefix>lease:<id>` (its replica id, PX leaseMs) and
  *   renews it every leaseMs / 3. Every replica sweeps the running set every leaseMs / 2: a task
- *   whose lease has lapsed is failed with a message that says its replica stopped.
+ *   whose lease has lapsed is failed with a message that says its replica stopped, unless its work
+ *   runs on the fleet (`fleetJob`): then the first replica to take its lease (SET NX) adopts it.
  * - tasks/list: one sorted set per owner (members scored 0, read in lexicographic order), cleaned
  *   of expired ids as they are met.
  */
@@ -53,8 +54,10 @@ export class RedisTaskStore implements TaskStore {
   readonly #replica = randomUUID();
   readonly #held = new Set<string>();
   readonly #listeners = new Set<(signal: TaskSignal) => void>();
+  #adopt: ((record: TaskRecord) => boolean) | undefined;
   readonly #timers: NodeJS.Timeout[] = [];
   #closed = false;
+  #sweeping = false;
   readonly #url: string;
   /** The last connection error, for a message that says why Redis could not be reached. */
   #lastError: Error | undefined;
@@ -74,16 +77,15 @@ export class RedisTaskStore implements TaskStore {
     this.#prefix = options.keyPrefix ?? 'weft:';
     this.#leaseMs = leaseMs;
     this.#url = options.url.replace(/\/\/[^@/]*@/, '//***@');
-    this.#redis = new Redis(options.url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    // Connected on first use: a process that only builds the server (a `weft worker` loading the
+    // server module for its tools) never talks to the task store at all.
+    this.#redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3 });
     // ioredis reconnects by itself; without a listener it would print every failed attempt.
     this.#redis.on('error', (error: Error) => {
       this.#lastError = error;
     });
     this.#redis.defineCommand('weftCompareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET });
-    this.#timers.push(
-      setInterval(() => this.#renew(), Math.floor(leaseMs / 3)).unref(),
-      setInterval(() => this.#sweep(), Math.floor(leaseMs / 2)).unref(),
-    );
+    this.#timers.push(setInterval(() => this.#renew(), Math.floor(leaseMs / 3)).unref());
   }
 
   async create(record: TaskRecord): Promise<void> {
@@ -173,8 +175,16 @@ export class RedisTaskStore implements TaskStore {
     return () => this.#listeners.delete(listener);
   }
 
-  /** Resolves once the signal channel is subscribed (signals published before that are not heard). */
+  /**
+   * Resolves once the signal channel is subscribed (signals published before that are not heard).
+   * From then on this store also sweeps for tasks whose replica stopped: only a store a server
+   * serves with does, never one a process merely built.
+   */
   async ready(): Promise<void> {
+    if (!this.#sweeping && !this.#closed) {
+      this.#sweeping = true;
+      this.#timers.push(setInterval(() => this.#sweep(), Math.floor(this.#leaseMs / 2)).unref());
+    }
     try {
       await this.#redis.ping();
     } catch (error) {
@@ -194,6 +204,10 @@ export class RedisTaskStore implements TaskStore {
       .sadd(this.#runningKey(), taskId)
       .exec()
       .catch(() => {});
+  }
+
+  onOrphan(adopt: (record: TaskRecord) => boolean): void {
+    this.#adopt = adopt;
   }
 
   release(taskId: string): void {
@@ -235,6 +249,7 @@ export class RedisTaskStore implements TaskStore {
       const leases = await this.#redis.mget(others.map((taskId) => this.#leaseKey(taskId)));
       for (const [index, taskId] of others.entries()) {
         if (leases[index] !== null) continue;
+        if (await this.#adopted(taskId)) continue;
         const message = `The server replica running this task stopped (its lease lapsed ${this.#leaseMs} ms after its last renewal); the work is lost, run the tool again`;
         await this.update(taskId, {
           status: 'failed',
@@ -247,6 +262,21 @@ export class RedisTaskStore implements TaskStore {
     } catch {
       // Redis is unreachable for now; the next sweep tries again.
     }
+  }
+
+  /** Takes over a lapsed task whose work runs on the fleet, when this replica can follow it. */
+  async #adopted(taskId: string): Promise<boolean> {
+    if (this.#adopt === undefined) return false;
+    const record = await this.get(taskId);
+    if (record === undefined || isTerminal(record.status) || record.fleetJob === undefined) return false;
+    // Only one replica wins the lease; the others see it held at their next sweep.
+    const claimed = await this.#redis.set(this.#leaseKey(taskId), this.#replica, 'PX', this.#leaseMs, 'NX');
+    if (claimed !== 'OK') return true;
+    this.#held.add(taskId);
+    if (this.#adopt(record)) return true;
+    this.#held.delete(taskId);
+    await this.#redis.del(this.#leaseKey(taskId));
+    return false;
   }
 
   #taskKey(taskId: string): string {

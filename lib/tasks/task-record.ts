@@ -45,9 +45,17 @@ export interface TaskRecord {
   answers?: Record<string, unknown>;
   /** The handler's own state from an explicit inputRequired(...) return, carried to its next attempt. */
   state?: unknown;
+  /**
+   * The fleet job running the task's current attempt, when its tool runs on the fleet: a replica
+   * that finds the task's own replica gone follows this job to its end instead of failing the task.
+   */
+  fleetJob?: string;
 }
 
 /** The fields a change may set; taskId, era, owner and createdAt never change. */
 export type TaskChange = Partial<
-  Pick<TaskRecord, 'status' | 'statusMessage' | 'result' | 'error' | 'inputRequests' | 'answers' | 'state'>
+  Pick<
+    TaskRecord,
+    'status' | 'statusMessage' | 'result' | 'error' | 'inputRequests' | 'answers' | 'state' | 'fleetJob'
+  >
 >;

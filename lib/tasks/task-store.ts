@@ -44,5 +44,12 @@ export interface TaskStore {
    */
   hold(taskId: string): void;
   release(taskId: string): void;
+  /**
+   * Offers this replica the tasks of replicas that stopped, when their work outlives them (a
+   * `fleetJob` on the fleet): the store holds an offered task for this replica first, and
+   * `adopt` returns true when it takes the task over (it then releases it when done), false to
+   * have it failed as a lost task. Stores that are not shared never offer anything.
+   */
+  onOrphan?(adopt: (record: TaskRecord) => boolean): void;
   close(): Promise<void>;
 }

@@ -33,6 +33,7 @@ describe('RedisTaskStore', { skip: missing }, () => {
   it("fails a task once its replica's lease lapses, and not before", async () => {
     const dying = open(600);
     const survivor = open(600);
+    await survivor.ready(); // a store sweeps once a server serves with it
     const task = record();
     await dying.create(task);
     dying.hold(task.taskId);
