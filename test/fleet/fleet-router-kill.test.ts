@@ -71,4 +71,37 @@ describe('fleet: a router SIGKILLed mid-task', { skip: redisMissing() }, () => {
     const again = await modernRpc(b.url, 'tasks/get', { taskId });
     assert.equal(again.result?.status, 'completed');
   });
+
+  it('completes a task whose job ended before its router was noticed dead (the job finished unwatched)', async (t) => {
+    const replacement = await cluster.startRouter();
+    const [b, c] = [cluster.routers[1]!, replacement];
+    // 1 s of work, seen running before the kill, ends inside the 1.5 s lease: nobody follows the
+    // job when it finishes, and its result waits in BullMQ for the replica that adopts the task.
+    const created = await modernRpc(c.url, 'tools/call', { name: 'spin', arguments: { ms: 1_000 } });
+    assert.equal(created.result?.resultType, 'task', JSON.stringify(created));
+    const { taskId } = created.result;
+    await until(
+      () =>
+        cpuOver(
+          cluster.workers.map((worker) => worker.pid),
+          150,
+        ),
+      (sample) => Math.max(...sample) >= 6,
+      2_000,
+      0,
+    );
+    await c.kill('SIGKILL');
+    const killedAt = Date.now();
+    const last = await until(
+      () => modernRpc(b.url, 'tasks/get', { taskId }),
+      (reply) => reply.result?.status !== 'working',
+      COMPLETED_WITHIN_MS,
+      200,
+    );
+    t.diagnostic(
+      `read as ${last.result?.status} ${Date.now() - killedAt} ms after the SIGKILL: ${JSON.stringify(last.result)}`,
+    );
+    assert.equal(last.result?.status, 'completed', JSON.stringify(last));
+    assert.match(last.result.result?.content?.[0]?.text ?? '', /^spun 1000 ms on \d+ /);
+  });
 });
