@@ -38,6 +38,11 @@ export interface EngineCall {
    * it, so that another replica can follow the job to its end if this one stops.
    */
   onFleetJob?: (jobId: string) => void;
+  /**
+   * On the fleet: a server shutdown decides the call cancelled here but leaves its job running,
+   * for another replica to follow (a task in a shared store). Without it the job is stopped too.
+   */
+  keepOnShutdown?: boolean;
 }
 
 export interface CallInputs {

@@ -243,6 +243,7 @@ export class FleetExecutor {
   /** The call's outcome was decided as a timeout or a cancel: stop its job wherever it is. */
   #abandon(fc: FleetCall, reason: AbandonReason): void {
     if (fc.jobId === '') return;
+    if (reason === 'shutdown' && fc.call.keepOnShutdown) return; // another replica follows it
     const link = this.#link;
     if (!link?.up) {
       this.#cancelWhenBack.push(fc.jobId);

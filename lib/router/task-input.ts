@@ -3,11 +3,11 @@
  * held meanwhile: the attempt that asked is over.
  * - Legacy: the questions go to the client live, on the session's stream, tagged with the task;
  *   the answers are stored, and the task works again.
- * - 2026-07-28: the task waits `input_required` until tasks/update (on any replica) has answered
+ * - 2026-07-28: the task waits `input_required` until tasks/update (on any replica, storeAnswers) has answered
  *   every question; it looks at its record on every signal, and every second in case one was lost.
  */
 import type { Cancellation } from '../engine/cancellation.js';
-import type { TaskChange, TaskRecord } from '../tasks/task-record.js';
+import type { TaskChange, TaskQuestion, TaskRecord } from '../tasks/task-record.js';
 import { isTerminal } from '../tasks/task-record.js';
 import type { TaskStore } from '../tasks/task-store.js';
 import type { Question } from '../tools/client-questions.js';
@@ -80,4 +80,40 @@ export async function waitForInput(
       };
     });
   }
+}
+
+/**
+ * Modern, tasks/update: stores the answers to what the task asks (others are ignored); once none
+ * is missing the task works again and its replica is signalled. False when the task is unknown.
+ */
+export async function storeAnswers(
+  store: TaskStore,
+  taskId: string,
+  responses: Record<string, unknown>,
+  changed: () => Promise<void>,
+): Promise<boolean> {
+  const record = await store.get(taskId);
+  if (record === undefined) return false;
+  if (record.status !== 'input_required') return true;
+  const pending = record.inputRequests ?? {};
+  const answers = { ...(record.answers ?? {}) };
+  const remaining: Record<string, TaskQuestion> = { ...pending };
+  let taken = 0;
+  for (const [key, answer] of Object.entries(responses)) {
+    if (!(key in pending)) continue;
+    answers[key] = answer;
+    delete remaining[key];
+    taken++;
+  }
+  if (taken === 0) return true;
+  const done = Object.keys(remaining).length === 0;
+  await store.update(
+    taskId,
+    done
+      ? { answers, inputRequests: undefined, status: 'working', statusMessage: undefined }
+      : { answers, inputRequests: remaining },
+  );
+  if (done) await store.signal({ kind: 'input', taskId });
+  await changed();
+  return true;
 }

@@ -39,7 +39,7 @@ import {
 import type { RegisteredTool } from '../tools/registered-tool.js';
 import type { MethodContext } from './method-table.js';
 import type { Session } from './session.js';
-import { askLive, waitForInput } from './task-input.js';
+import { askLive, storeAnswers, waitForInput } from './task-input.js';
 import { adoptedChange, finalChange, relatedTaskSink, shutDown } from './task-outcomes.js';
 import { TaskWaiters } from './task-waiters.js';
 import { legacyTask } from './task-wire.js';
@@ -66,6 +66,8 @@ interface RunningTask {
   readonly cancellation: Cancellation;
   /** Wakes the runner while it waits for input (new answers, or a cancel). */
   wake: (() => void) | undefined;
+  /** Left to another replica at shutdown (its fleet job goes on): not released, not failed. */
+  handedOver?: boolean;
 }
 
 /** A task's handler reports progress and logs to nobody: no request is waiting for them. */
@@ -150,7 +152,7 @@ export class TaskRunner {
       })
       .finally(() => {
         this.#running.delete(record.taskId);
-        this.#options.store.release(record.taskId);
+        if (!running.handedOver) this.#options.store.release(record.taskId);
       });
     return record;
   }
@@ -180,32 +182,8 @@ export class TaskRunner {
    * Stores a client's answers for a task waiting for input (tasks/update). Only answers to what
    * the task asks are taken; once none is missing, the task works again and its replica is told.
    */
-  async answer(taskId: string, responses: Record<string, unknown>): Promise<boolean> {
-    const { store } = this.#options;
-    const record = await store.get(taskId);
-    if (record === undefined) return false;
-    if (record.status !== 'input_required') return true;
-    const pending = record.inputRequests ?? {};
-    const answers = { ...(record.answers ?? {}) };
-    const remaining: Record<string, TaskQuestion> = { ...pending };
-    let taken = 0;
-    for (const [key, answer] of Object.entries(responses)) {
-      if (!(key in pending)) continue;
-      answers[key] = answer;
-      delete remaining[key];
-      taken++;
-    }
-    if (taken === 0) return true;
-    const done = Object.keys(remaining).length === 0;
-    await store.update(
-      taskId,
-      done
-        ? { answers, inputRequests: undefined, status: 'working', statusMessage: undefined }
-        : { answers, inputRequests: remaining },
-    );
-    if (done) await store.signal({ kind: 'input', taskId });
-    await this.#changed(taskId);
-    return true;
+  answer(taskId: string, responses: Record<string, unknown>): Promise<boolean> {
+    return storeAnswers(this.#options.store, taskId, responses, () => this.#changed(taskId));
   }
 
   /** Resolves once `taskId` is terminal (or gone), looking at the store at least every pollIntervalMs. */
@@ -255,7 +233,18 @@ export class TaskRunner {
         inputs: state === undefined ? { answers } : { answers, state },
         // On the fleet the work may outlive this replica: the record says which job to follow.
         onFleetJob: (fleetJob) => void store.update(record.taskId, { fleetJob }).catch(() => {}),
+        keepOnShutdown: store.handOver !== undefined,
       });
+      if (
+        cancellation.reason === 'shutdown' &&
+        store.handOver &&
+        tool.blocking &&
+        engine.placementOf(tool) === 'fleet'
+      ) {
+        running.handedOver = true;
+        store.handOver(record.taskId);
+        return;
+      }
       if (cancellation.cancelled) {
         // A client's cancel has already written `cancelled`; a shutdown has not.
         if (cancellation.reason === 'shutdown') await this.#write(record, ctx, shutDown(tool));

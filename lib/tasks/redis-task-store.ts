@@ -210,6 +210,12 @@ export class RedisTaskStore implements TaskStore {
     this.#adopt = adopt;
   }
 
+  handOver(taskId: string): void {
+    this.#held.delete(taskId);
+    // Still in the running set, its lease gone: the next sweep of another replica adopts it.
+    this.#redis.del(this.#leaseKey(taskId)).catch(() => {});
+  }
+
   release(taskId: string): void {
     this.#held.delete(taskId);
     this.#redis

@@ -51,5 +51,10 @@ export interface TaskStore {
    * have it failed as a lost task. Stores that are not shared never offer anything.
    */
   onOrphan?(adopt: (record: TaskRecord) => boolean): void;
+  /**
+   * This replica is stopping and leaves a held task whose work goes on elsewhere (on the fleet):
+   * another replica is to adopt it at once, not after a lease lapses. Only shared stores have it.
+   */
+  handOver?(taskId: string): void;
   close(): Promise<void>;
 }
