@@ -34,6 +34,7 @@ export class LoadClient {
   readonly #waiting = new Map<number, Waiting>();
   #nextId = 1;
   #closedReason: string | undefined;
+  #strayReplies = 0;
 
   constructor(wire: Wire) {
     this.#wire = wire;
@@ -43,6 +44,14 @@ export class LoadClient {
 
   get inFlight(): number {
     return this.#waiting.size;
+  }
+
+  /**
+   * Replies that answered no request still waiting: a second answer to one request, or an answer
+   * after `forget`. The fleet scenario counts them as doubled answers.
+   */
+  get strayReplies(): number {
+    return this.#strayReplies;
   }
 
   async initialize(): Promise<void> {
@@ -103,7 +112,10 @@ export class LoadClient {
     }
     if (typeof id !== 'number') return;
     const waiting = this.#waiting.get(id);
-    if (!waiting) return;
+    if (!waiting) {
+      this.#strayReplies++;
+      return;
+    }
     this.#waiting.delete(id);
     const reply: Reply = { latencyMs: performance.now() - waiting.sentAt };
     if (message.error) reply.error = message.error as Reply['error'];

@@ -7,10 +7,11 @@ import { REPORTED_SERVERS } from '../servers/server-catalog.js';
 import type { Measurement, Note } from './measurement.js';
 
 /** Parameters that tell points apart; the rest (workload details) are the same on every row. */
-const POINT_KEYS = ['k', 'concurrency', 'threads', 'mode', 'neighbours', 'nice_increment'];
+const POINT_KEYS = ['k', 'concurrency', 'threads', 'workers', 'mode', 'neighbours', 'nice_increment'];
 
 export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);
+  if (Number.isInteger(value)) return value.toLocaleString('en-US'); // counts: 0, not 0.00
   const size = Math.abs(value);
   if (size >= 100) return Math.round(value).toLocaleString('en-US');
   if (size >= 10) return value.toFixed(1);

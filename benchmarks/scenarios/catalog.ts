@@ -4,6 +4,7 @@ import { cheapThroughput } from './cheap-throughput.js';
 import { coTenants } from './co-tenants.js';
 import { cpuThroughput } from './cpu-throughput.js';
 import { dispatchOverhead } from './dispatch-overhead.js';
+import { fleet } from './fleet.js';
 import { memory } from './memory.js';
 import { modernHttp } from './modern-http.js';
 import { responsiveness } from './responsiveness.js';
@@ -17,6 +18,7 @@ export const SCENARIOS: readonly Scenario[] = [
   blockingThroughput,
   cheapThroughput,
   modernHttp,
+  fleet,
   timeouts,
   memory,
   coTenants,

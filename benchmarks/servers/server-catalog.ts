@@ -6,7 +6,15 @@
 import { fileURLToPath } from 'node:url';
 import type { TransportName } from '../load/wire.js';
 
-export type ServerId = 'weft' | 'sdk' | 'sdk-piscina' | 'fastmcp' | 'floor' | 'sdk-v2' | 'bare-piscina';
+export type ServerId =
+  | 'weft'
+  | 'weft-fleet'
+  | 'sdk'
+  | 'sdk-piscina'
+  | 'fastmcp'
+  | 'floor'
+  | 'sdk-v2'
+  | 'bare-piscina';
 
 export interface ServerSpec {
   id: ServerId;
@@ -93,10 +101,34 @@ export const BARE_PISCINA: ServerSpec = {
   command: () => ({ script: dist('./bare-piscina-floor.js'), args: [] }),
 };
 
+/**
+ * weft with blocking tools on `weft worker` processes, measured by the fleet scenario only. One
+ * server process (servers/weft-fleet-server.ts) answers both the fleet's column and, for the same
+ * tools placed locally, weft's: the fleet needs a Redis, which the scenario starts, so the command
+ * is made per run by `fleetServerSpec`.
+ */
+export const WEFT_FLEET_SERVER: ServerSpec = {
+  id: 'weft-fleet',
+  label: 'weft on the fleet',
+  hasPool: true,
+  command: () => {
+    throw new Error('the fleet server needs its Redis: start it with fleetServerSpec(redis, queue)');
+  },
+};
+
+export const fleetServerSpec = (redis: string, queue: string): ServerSpec => ({
+  ...WEFT_FLEET_SERVER,
+  command: (transport, port) => ({
+    script: dist('./weft-fleet-server.js'),
+    args: [...transportFlags(transport, port), '--redis', redis, '--queue', queue],
+  }),
+});
+
 /** Every server a report may name, in the order of its columns. */
 export const REPORTED_SERVERS: readonly ServerSpec[] = [
   ...SERVERS,
   SDK_V2_SERVER,
   FLOOR_SERVER,
   BARE_PISCINA,
+  WEFT_FLEET_SERVER,
 ];
