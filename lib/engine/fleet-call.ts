@@ -44,6 +44,8 @@ export interface FleetCall {
   /** Set while a result waits for events still on their way. */
   caughtUp: (() => void) | undefined;
   expected: number;
+  /** The current job was seen finished while no outcome had come (fleet-executor's check). */
+  finishedUnheard: boolean;
 }
 
 export function newFleetCall(
@@ -67,6 +69,7 @@ export function newFleetCall(
     received: 0,
     caughtUp: undefined,
     expected: 0,
+    finishedUnheard: false,
   };
 }
 

@@ -193,7 +193,7 @@ export class FleetExecutor {
     const jobId = `${link.router}-${this.#nextJob++}`;
     try {
       if (this.#options.maxWaiting > 0) {
-        const waiting = await link.queue.getWaitingCount();
+        const waiting = await link.waitingJobs();
         if (waiting >= this.#options.maxWaiting) {
           decision.decide({
             kind: 'overloaded',
@@ -208,7 +208,6 @@ export class FleetExecutor {
       fc.received = 0;
       fc.caughtUp = undefined;
       this.#calls.set(jobId, fc);
-      call.onFleetJob?.(jobId);
       const data: FleetJobData = {
         v: FLEET_WIRE_VERSION,
         tool: call.tool.name,
@@ -229,6 +228,8 @@ export class FleetExecutor {
         removeOnComplete: { age: KEEP_FINISHED_S },
         removeOnFail: { age: KEEP_FINISHED_S },
       });
+      link.jobAdded();
+      call.onFleetJob?.(jobId); // once the job is in Redis, so whoever follows it finds it
     } catch (error) {
       this.#calls.delete(jobId);
       if (decision.decided) return;
@@ -325,7 +326,11 @@ export class FleetExecutor {
     fc.decision.decide({ kind: 'panicked', detail });
   }
 
-  /** Ends the calls whose worker died: their job is running but its lock lapsed (fleet-link.ts). */
+  /**
+   * Ends the calls whose worker died (their job runs but its lock lapsed), and reads the outcome of
+   * a job seen finished at two checks in a row while its call still waits: its event was missed
+   * (the event stream is trimmed, a reconnect raced it), and the outcome is in the job itself.
+   */
   #checkWorkers(): void {
     const link = this.#link;
     if (!link?.up || this.#calls.size === 0) return;
@@ -333,12 +338,27 @@ export class FleetExecutor {
     const watched = [...this.#calls.entries()].filter(([, fc]) => fc.sentAt <= cutoff);
     if (watched.length === 0) return;
     link
-      .lostJobs(watched.map(([jobId]) => jobId))
-      .then((lost) => {
+      .checkJobs(watched.map(([jobId]) => jobId))
+      .then(({ lost, finished }) => {
         for (const [jobId, fc] of watched) {
+          if (this.#calls.get(jobId) !== fc) continue;
           const why = lost.get(jobId);
-          if (why !== undefined && this.#calls.get(jobId) === fc) this.#workerLost(fc, why);
+          if (why !== undefined) this.#workerLost(fc, why);
+          else if (!finished.has(jobId)) fc.finishedUnheard = false;
+          else if (!fc.finishedUnheard) fc.finishedUnheard = true;
+          else this.#readFinished(link, jobId);
         }
+      })
+      .catch(() => {});
+  }
+
+  #readFinished(link: FleetLink, jobId: string): void {
+    link
+      .jobState(jobId)
+      .then((found) => {
+        this.#logError(`weft: fleet job ${jobId} ended but its event never came; read from the job instead`);
+        if (found.state === 'finished') this.#onResult(jobId, found.value);
+        else if (found.state === 'failed') this.#onFailed(jobId, found.reason);
       })
       .catch(() => {});
   }
@@ -350,6 +370,7 @@ export class FleetExecutor {
       fc.decision.decide({
         kind: 'panicked',
         detail: `lost the connection to the fleet while the call ran: ${why}`,
+        publicReason: "the server lost its connection to the fleet's Redis while it ran",
       });
     }
   }

@@ -33,6 +33,9 @@ export interface FleetLinkOptions {
   queue: string;
 }
 
+/** How long a read of the fleet queue's waiting count stands (see waitingJobs). */
+const WAITING_COUNT_MS = 25;
+
 /** How long opening the link may take before the server refuses to start. */
 const OPEN_TIMEOUT_MS = 10_000;
 
@@ -48,6 +51,11 @@ export class FleetLink {
   readonly #subscriber: Redis;
   #lastError: Error | undefined;
   #closing = false;
+  /** The fleet queue's waiting count as last read, when, and the jobs this replica added since. */
+  #waitingCount = 0;
+  #countedAt = Number.NEGATIVE_INFINITY;
+  #addedSinceCount = 0;
+  #counting: Promise<number> | undefined;
 
   constructor(options: FleetLinkOptions, handlers: FleetLinkHandlers) {
     this.keys = new FleetKeys(options.queue);
@@ -141,12 +149,14 @@ export class FleetLink {
   }
 
   /**
-   * Of these jobs, the ones whose worker is gone, with why: a job a worker took (processedOn) and
-   * did not finish whose BullMQ lock, renewed by a live worker every half lock duration, lapsed; or
-   * a job no longer in Redis at all. Reads BullMQ's job hash and lock key directly (`bull:<q>:<id>`
-   * and `...:lock`): BullMQ has no call that asks this of one job.
+   * Where these jobs stand, as far as a waiting replica must know: `lost`, with why, when the
+   * worker is gone (a job a worker took and did not finish whose BullMQ lock, renewed by a live
+   * worker every half lock duration, lapsed) or the job is no longer in Redis; `finished` when it
+   * has ended (its outcome then is in the job, whether or not its event was heard). Reads BullMQ's
+   * job hash and lock key directly (`bull:<q>:<id>`, `...:lock`): BullMQ has no call that asks
+   * this of many jobs at once.
    */
-  async lostJobs(jobIds: readonly string[]): Promise<Map<string, string>> {
+  async checkJobs(jobIds: readonly string[]): Promise<{ lost: Map<string, string>; finished: Set<string> }> {
     const pipeline = this.commands.pipeline();
     for (const jobId of jobIds) {
       const key = this.queue.toKey(jobId);
@@ -154,15 +164,44 @@ export class FleetLink {
     }
     const replies = (await pipeline.exec()) ?? [];
     const lost = new Map<string, string>();
+    const finished = new Set<string>();
     jobIds.forEach((jobId, index) => {
       const [times, lock, exists] = replies.slice(index * 3, index * 3 + 3).map((reply) => reply?.[1]);
       const [processedOn, finishedOn] = (times as Array<string | null> | undefined) ?? [];
       if (exists === 0) lost.set(jobId, 'the fleet job vanished from Redis');
-      else if (processedOn && !finishedOn && lock === 0) {
+      else if (finishedOn) finished.add(jobId);
+      else if (processedOn && lock === 0) {
         lost.set(jobId, 'the fleet worker running the call died (its job lock lapsed)');
       }
     });
-    return lost;
+    return { lost, finished };
+  }
+
+  /**
+   * How many jobs wait in the fleet queue, for the maxWaiting bound: read from Redis at most every
+   * WAITING_COUNT_MS, counting in between the jobs this replica added (workers taking jobs are not
+   * counted, so the estimate errs on the full side). A read per call was one of the round trips
+   * every fleet call waited for.
+   */
+  async waitingJobs(): Promise<number> {
+    if (Date.now() - this.#countedAt < WAITING_COUNT_MS) return this.#waitingCount + this.#addedSinceCount;
+    this.#counting ??= this.queue
+      .getWaitingCount()
+      .then((count) => {
+        this.#waitingCount = count;
+        this.#countedAt = Date.now();
+        this.#addedSinceCount = 0;
+        return count;
+      })
+      .finally(() => {
+        this.#counting = undefined;
+      });
+    return this.#counting;
+  }
+
+  /** This replica added a job (see waitingJobs). */
+  jobAdded(): void {
+    this.#addedSinceCount++;
   }
 
   /** Where a job stands now: for a replica that takes over following a job another one added. */

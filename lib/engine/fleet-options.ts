@@ -12,8 +12,9 @@ export interface FleetOptions {
   queue?: string;
   /**
    * Jobs waiting in the fleet queue (not yet taken by a worker) beyond which a new fleet call is
-   * refused at once as overloaded (default 1,000). The count is read per call, so replicas adding
-   * at the same instant may pass it by the number of calls they add together.
+   * refused at once as overloaded (default 1,000). Each replica reads the count at most every
+   * 25 ms and adds the jobs it sent since, so replicas adding at the same instant may pass the
+   * bound by what they add together within those 25 ms.
    */
   maxWaiting?: number;
   /** Where blocking tools without a `placement` of their own run (default `'fleet'`). */

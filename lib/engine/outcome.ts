@@ -20,7 +20,8 @@ export type Outcome =
   /** The client (or a shutdown) cancelled the call; nothing is sent for it. */
   | { kind: 'cancelled'; reason: 'cancelled' | 'shutdown' }
   /** The worker running the call died (exit, out of memory, crash); the server lives on. */
-  | { kind: 'panicked'; detail: string }
+  /** `publicReason`: what stopped it, safe to show the client (default: the worker died). */
+  | { kind: 'panicked'; detail: string; publicReason?: string }
   /** The bounded queue was full; nothing ran. */
   | { kind: 'overloaded'; reason: string };
 

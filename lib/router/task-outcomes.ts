@@ -14,7 +14,13 @@ import { ProtocolError } from '../protocol/protocol-error.js';
 import type { TaskChange, TaskRecord } from '../tasks/task-record.js';
 import { isInputRequiredReturn } from '../tools/client-questions.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
-import { shapeSuccess, timeoutResult, toolFailure, unsendable } from '../tools/result-shaping.js';
+import {
+  panicMessage,
+  shapeSuccess,
+  timeoutResult,
+  toolFailure,
+  unsendable,
+} from '../tools/result-shaping.js';
 import type { MessageSink } from './session.js';
 
 export function finalChange(record: TaskRecord, tool: RegisteredTool, outcome: Outcome): TaskChange {
@@ -56,10 +62,7 @@ export function finalChange(record: TaskRecord, tool: RegisteredTool, outcome: O
     case 'timeout':
       return asResult(timeoutResult(tool, outcome.limitMs) as unknown as Record<string, unknown>);
     case 'panicked':
-      return asError(
-        ErrorCode.InternalError,
-        `Tool "${tool.name}" failed: the worker running it stopped unexpectedly (details are in the server log)`,
-      );
+      return asError(ErrorCode.InternalError, panicMessage(tool.name, outcome.publicReason));
     case 'overloaded':
       return asError(ErrorCode.Overloaded, outcome.reason);
     case 'cancelled':

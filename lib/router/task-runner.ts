@@ -39,8 +39,9 @@ import {
 import type { RegisteredTool } from '../tools/registered-tool.js';
 import type { MethodContext } from './method-table.js';
 import type { Session } from './session.js';
+import { adoptTask } from './task-adoption.js';
 import { askLive, storeAnswers, waitForInput } from './task-input.js';
-import { adoptedChange, finalChange, relatedTaskSink, shutDown } from './task-outcomes.js';
+import { finalChange, relatedTaskSink, shutDown } from './task-outcomes.js';
 import { TaskWaiters } from './task-waiters.js';
 import { legacyTask } from './task-wire.js';
 
@@ -68,6 +69,8 @@ interface RunningTask {
   wake: (() => void) | undefined;
   /** Left to another replica at shutdown (its fleet job goes on): not released, not failed. */
   handedOver?: boolean;
+  /** Called once the first fleet job of the task is in Redis and named in its record. */
+  jobRecorded?: () => void;
 }
 
 /** A task's handler reports progress and logs to nobody: no request is waiting for them. */
@@ -98,7 +101,20 @@ export class TaskRunner {
     this.#options = options;
     this.#waiters = new TaskWaiters(options.store);
     this.#unsubscribe = options.store.subscribe((signal) => this.#onSignal(signal));
-    options.store.onOrphan?.((record) => this.#adopt(record));
+    options.store.onOrphan?.((record) =>
+      adoptTask(
+        {
+          store: options.store,
+          engine: options.engine,
+          events: SILENT,
+          logError: options.logError,
+          toolNamed: options.toolNamed,
+          running: this.#running,
+          write: (adopted, change) => this.#write(adopted, undefined, change),
+        },
+        record,
+      ),
+    );
   }
 
   get store(): TaskStore {
@@ -139,7 +155,16 @@ export class TaskRunner {
     const running: RunningTask = { cancellation: new Cancellation(), wake: undefined };
     this.#running.set(record.taskId, running);
     this.#options.store.hold(record.taskId);
-    this.#run(record, ctx, tool, args, running)
+    // With a shared store, a fleet task is answered once its job is in Redis and its record names
+    // it: a replica that dies after answering leaves a task another replica can adopt.
+    const { store, engine } = this.#options;
+    const durable =
+      store.onOrphan !== undefined && tool.blocking && engine.placementOf(tool) === 'fleet'
+        ? new Promise<void>((resolve) => {
+            running.jobRecorded = resolve;
+          })
+        : undefined;
+    const ran = this.#run(record, ctx, tool, args, running)
       .catch((error) => {
         this.#options.logError(
           `weft: task ${record.taskId} (${tool.name}) failed: ${(error as Error)?.stack}`,
@@ -152,8 +177,10 @@ export class TaskRunner {
       })
       .finally(() => {
         this.#running.delete(record.taskId);
+        running.jobRecorded?.();
         if (!running.handedOver) this.#options.store.release(record.taskId);
       });
+    if (durable) await Promise.race([durable, ran]);
     return record;
   }
 
@@ -232,7 +259,12 @@ export class TaskRunner {
         ...peer,
         inputs: state === undefined ? { answers } : { answers, state },
         // On the fleet the work may outlive this replica: the record says which job to follow.
-        onFleetJob: (fleetJob) => void store.update(record.taskId, { fleetJob }).catch(() => {}),
+        onFleetJob: (fleetJob) => {
+          store
+            .update(record.taskId, { fleetJob })
+            .catch(() => {})
+            .finally(() => running.jobRecorded?.());
+        },
         keepOnShutdown: store.handOver !== undefined,
       });
       if (
@@ -335,40 +367,6 @@ export class TaskRunner {
   async #changed(taskId: string): Promise<void> {
     if (this.#options.onChange === undefined) return;
     await this.#options.store.signal({ kind: 'changed', taskId }).catch(() => {});
-  }
-
-  /**
-   * Takes over a task whose replica stopped while its work ran on the fleet: the job is followed to
-   * its end here and the outcome stored, as the task's own replica would have. What needed that
-   * replica (a question to a legacy session, another round) ends the task failed, saying why.
-   */
-  #adopt(record: TaskRecord): boolean {
-    const tool = this.#options.toolNamed?.(record.tool);
-    if (!tool?.blocking || record.fleetJob === undefined) return false;
-    const running: RunningTask = { cancellation: new Cancellation(), wake: undefined };
-    this.#running.set(record.taskId, running);
-    const { store, engine, logError } = this.#options;
-    logError(
-      `weft: task ${record.taskId} (${tool.name}): its replica stopped; following fleet job ${record.fleetJob} here`,
-    );
-    engine
-      .follow(record.fleetJob, {
-        tool,
-        cancellation: running.cancellation,
-        events: SILENT,
-        onFleetJob: (fleetJob) => void store.update(record.taskId, { fleetJob }).catch(() => {}),
-      })
-      .then((outcome) => {
-        // A client's cancel has already written `cancelled`; a shutdown has not.
-        if (running.cancellation.reason === 'shutdown') return this.#write(record, undefined, shutDown(tool));
-        return this.#write(record, undefined, adoptedChange(record, tool, outcome));
-      })
-      .catch((error) => logError(`weft: adopted task ${record.taskId} failed: ${(error as Error)?.stack}`))
-      .finally(() => {
-        this.#running.delete(record.taskId);
-        store.release(record.taskId);
-      });
-    return true;
   }
 
   #onSignal(signal: TaskSignal): void {

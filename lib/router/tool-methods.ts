@@ -23,6 +23,7 @@ import type { CallToolResult } from '../tools/content.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
 import {
   invalidArguments,
+  panicMessage,
   shapeSuccess,
   timeoutResult,
   tooLarge,
@@ -230,10 +231,7 @@ function toWire(tool: RegisteredTool, outcome: Outcome, maxResultBytes: number):
         `The server shut down before tool "${tool.name}" finished; retry once it is back`,
       );
     case 'panicked':
-      throw new ProtocolError(
-        ErrorCode.InternalError,
-        `Tool "${tool.name}" failed: the worker running it stopped unexpectedly (details are in the server log)`,
-      );
+      throw new ProtocolError(ErrorCode.InternalError, panicMessage(tool.name, outcome.publicReason));
     case 'overloaded':
       throw new ProtocolError(ErrorCode.Overloaded, outcome.reason);
     case 'input-required':

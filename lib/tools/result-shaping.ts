@@ -105,3 +105,14 @@ function withStructured(
   if (structured !== undefined) result.structuredContent = structured;
   return result;
 }
+
+/**
+ * The client's side of a panicked call (-32603): which tool, and what stopped it in words that
+ * give nothing of the server away; the whole story is in the server log.
+ */
+export function panicMessage(
+  toolName: string,
+  publicReason = 'the worker running it stopped unexpectedly',
+): string {
+  return `Tool "${toolName}" failed: ${publicReason} (details are in the server log)`;
+}
