@@ -3,6 +3,8 @@
  * `spin {ms: 3000}` task is created through router A, A is SIGKILLed while a worker runs it, and
  * router B, once A's lease on the task has lapsed, adopts it and follows the job to its end: the
  * task reads completed through B, with the worker's result, within seconds of the work ending.
+ * Also: a task whose router dies the moment it answered still completes (a fleet task is answered
+ * only once its job is in Redis), and a router stopped gracefully hands its fleet tasks over.
  * Tasks are made in the modern era, whose tasks belong to no session, so any replica can read one.
  */
 import assert from 'node:assert/strict';
@@ -103,5 +105,51 @@ describe('fleet: a router SIGKILLed mid-task', { skip: redisMissing() }, () => {
     );
     assert.equal(last.result?.status, 'completed', JSON.stringify(last));
     assert.match(last.result.result?.content?.[0]?.text ?? '', /^spun 1000 ms on \d+ /);
+  });
+
+  it('completes a task whose router was SIGKILLed the moment it answered (the job was in Redis first)', async () => {
+    const replacement = await cluster.startRouter();
+    const b = cluster.routers[1]!;
+    const created = await modernRpc(replacement.url, 'tools/call', { name: 'spin', arguments: { ms: 300 } });
+    assert.equal(created.result?.resultType, 'task', JSON.stringify(created));
+    await replacement.kill('SIGKILL');
+    const last = await until(
+      () => modernRpc(b.url, 'tasks/get', { taskId: created.result.taskId }),
+      (reply) => reply.result?.status !== 'working',
+      COMPLETED_WITHIN_MS,
+      200,
+    );
+    assert.equal(last.result?.status, 'completed', JSON.stringify(last));
+  });
+
+  it('hands a fleet task over when its router stops gracefully: it completes instead of failing as shut down', async (t) => {
+    const replacement = await cluster.startRouter();
+    const b = cluster.routers[1]!;
+    const created = await modernRpc(replacement.url, 'tools/call', {
+      name: 'spin',
+      arguments: { ms: 2_000 },
+    });
+    assert.equal(created.result?.resultType, 'task', JSON.stringify(created));
+    await until(
+      () =>
+        cpuOver(
+          cluster.workers.map((worker) => worker.pid),
+          150,
+        ),
+      (sample) => Math.max(...sample) >= 6,
+      2_000,
+      0,
+    );
+    await replacement.kill('SIGTERM');
+    const stoppedAt = Date.now();
+    const last = await until(
+      () => modernRpc(b.url, 'tasks/get', { taskId: created.result.taskId }),
+      (reply) => reply.result?.status !== 'working',
+      COMPLETED_WITHIN_MS,
+      200,
+    );
+    t.diagnostic(`read as ${last.result?.status} ${Date.now() - stoppedAt} ms after the SIGTERM`);
+    assert.equal(last.result?.status, 'completed', JSON.stringify(last));
+    assert.match(last.result.result?.content?.[0]?.text ?? '', /^spun 2000 ms on \d+ /);
   });
 });
