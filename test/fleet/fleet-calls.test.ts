@@ -3,7 +3,9 @@
  * of calls that run on the fleet. Calls spread over both workers and never run on a router; a
  * placement-local tool runs on the router; progress and log from a worker reach the client that
  * made the call; a result JSON cannot carry is an isError; a legacy question is answered through
- * the client's elicitation handler; a modern (2026-07-28) client's call runs on the fleet too.
+ * the client's elicitation handler; a modern (2026-07-28) client's call runs on the fleet too, and
+ * a modern multi-round call ends its attempt at the worker's question and completes through the
+ * other router with the answer.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -15,7 +17,7 @@ import {
   LoggingMessageNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { redisMissing } from '../support/redis-server.js';
-import { legacyClient, textOf } from './fleet-clients.js';
+import { legacyClient, modernRpc, textOf } from './fleet-clients.js';
 import { FleetCluster } from './fleet-cluster.js';
 
 describe('fleet calls: two routers, two workers', { skip: redisMissing() }, () => {
@@ -118,5 +120,27 @@ describe('fleet calls: two routers, two workers', { skip: redisMissing() }, () =
     } finally {
       await client.close();
     }
+  });
+
+  it("ends a modern attempt at the worker's question; the answer, sent through the other router, completes the call", async () => {
+    const [a, b] = cluster.routers as [(typeof cluster.routers)[0], (typeof cluster.routers)[0]];
+    const asks = { elicitation: {} };
+    const round1 = await modernRpc(a.url, 'tools/call', { name: 'greet', arguments: {} }, asks);
+    assert.equal(round1.result?.resultType, 'input_required', JSON.stringify(round1));
+    assert.deepEqual(Object.keys(round1.result.inputRequests), ['name']);
+    assert.equal(round1.result.inputRequests.name.method, 'elicitation/create');
+    const done = await modernRpc(
+      b.url,
+      'tools/call',
+      {
+        name: 'greet',
+        arguments: {},
+        inputResponses: { name: { action: 'accept', content: { name: 'Grace' } } },
+        requestState: round1.result.requestState,
+      },
+      asks,
+    );
+    assert.equal(done.result?.resultType, 'complete', JSON.stringify(done));
+    assert.equal(done.result.content[0].text, 'hello Grace');
   });
 });
