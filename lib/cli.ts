@@ -5,6 +5,7 @@
  *
  *   weft serve ./dist/my-server.js --stdio
  *   weft serve ./dist/my-server.js --http 3000 [--ws 3001] [--host 127.0.0.1]
+ *              [--allowed-hosts mcp.example.com,... | any] [--allowed-origins https://app.example,... | any]
  *   weft worker ./dist/my-server.js --redis redis://127.0.0.1:6379 [--threads N] [--queue NAME]
  */
 import { resolve } from 'node:path';
@@ -13,7 +14,7 @@ import { parseArgs } from 'node:util';
 import { runWorkerCommand, WORKER_USAGE } from './fleet/worker-command.js';
 import { McpServer } from './server.js';
 
-const USAGE = `usage: weft serve <module.js> (--stdio | --http PORT [--ws PORT]) [--host HOST]\n       ${WORKER_USAGE}\n       weft --version`;
+const USAGE = `usage: weft serve <module.js> (--stdio | --http PORT [--ws PORT]) [--host HOST] [--allowed-hosts LIST|any] [--allowed-origins LIST|any]\n       ${WORKER_USAGE}\n       weft --version`;
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'worker') return runWorkerCommand(argv.slice(1));
@@ -24,6 +25,10 @@ async function main(argv: string[]): Promise<number> {
       http: { type: 'string' },
       ws: { type: 'string' },
       host: { type: 'string', default: '127.0.0.1' },
+      // Behind a balancer, or on a public name, requests carry a Host that is not this machine's:
+      // DNS-rebinding protection refuses it unless it is listed.
+      'allowed-hosts': { type: 'string' },
+      'allowed-origins': { type: 'string' },
       version: { type: 'boolean', default: false },
     },
     allowPositionals: true,
@@ -53,10 +58,18 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`weft: ${file} must default-export an McpServer, or a function that returns one\n`);
     return 2;
   }
+  const list = (text: string | undefined) =>
+    text === undefined ? undefined : text === 'any' ? ('any' as const) : text.split(',').filter(Boolean);
+  const allowedHosts = list(values['allowed-hosts']);
+  const allowedOrigins = list(values['allowed-origins']);
+  const guard = {
+    ...(allowedHosts === undefined ? {} : { allowedHosts }),
+    ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
+  };
   await exported.listen({
     stdio: values.stdio,
-    ...(http === undefined ? {} : { http: { port: http, host: values.host } }),
-    ...(ws === undefined ? {} : { ws: { port: ws, host: values.host } }),
+    ...(http === undefined ? {} : { http: { port: http, host: values.host, ...guard } }),
+    ...(ws === undefined ? {} : { ws: { port: ws, host: values.host, ...guard } }),
   });
   return -1;
 }

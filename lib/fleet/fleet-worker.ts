@@ -78,6 +78,7 @@ export class FleetWorker {
   readonly #name = `${hostname()}/${process.pid}`;
   #worker: Worker | undefined;
   #closing = false;
+  #lastError: Error | undefined;
 
   constructor(tools: readonly RegisteredTool[], options: FleetWorkerOptions) {
     checkRedisUrl(options.redis, 'weft worker: --redis');
@@ -113,9 +114,12 @@ export class FleetWorker {
     this.#commands = new Redis(this.#options.redis, { lazyConnect: true, maxRetriesPerRequest: 1 });
     this.#subscriber = new Redis(this.#options.redis, { lazyConnect: true, maxRetriesPerRequest: null });
     this.#clock = new FleetClock(this.#commands);
-    const ignore = () => {};
-    this.#commands.on('error', ignore);
-    this.#subscriber.on('error', ignore);
+    // ioredis reconnects by itself; the last error only says why, when starting fails.
+    const remember = (error: Error) => {
+      this.#lastError = error;
+    };
+    this.#commands.on('error', remember);
+    this.#subscriber.on('error', remember);
   }
 
   /** The tools this worker runs, by name. */
@@ -140,7 +144,7 @@ export class FleetWorker {
     } catch (error) {
       await this.close();
       throw new Error(
-        `weft worker: cannot reach Redis at ${redactedUrl(this.#options.redis)}: ${(error as Error).message}`,
+        `weft worker: cannot reach Redis at ${redactedUrl(this.#options.redis)}: ${this.#lastError?.message ?? (error as Error).message}; start Redis, or fix --redis`,
       );
     }
     this.#subscriber.on('message', (_channel: string, text: string) => this.#onCancel(text));
