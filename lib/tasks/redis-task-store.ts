@@ -155,35 +155,42 @@ export class RedisTaskStore implements TaskStore {
 
   subscribe(listener: (signal: TaskSignal) => void): () => void {
     this.#listeners.add(listener);
-    if (this.#subscriber === undefined) {
-      const subscriber = this.#redis.duplicate();
-      this.#subscriber = subscriber;
-      subscriber.on('error', (error: Error) => {
-        this.#lastError = error;
-      });
-      subscriber.on('message', (_channel: string, message: string) => {
-        let signal: TaskSignal;
-        try {
-          signal = JSON.parse(message) as TaskSignal;
-        } catch {
-          return;
-        }
-        for (const each of this.#listeners) each(signal);
-      });
-      this.#subscribed = subscriber.subscribe(this.#channel()).catch(() => {});
-    }
+    // The channel is joined once a server serves with this store (ready), not when it is built.
+    if (this.#sweeping) this.#listen();
     return () => this.#listeners.delete(listener);
+  }
+
+  /** Joins the signal channel, once, for every listener. */
+  #listen(): void {
+    if (this.#subscriber !== undefined || this.#closed) return;
+    const subscriber = this.#redis.duplicate();
+    this.#subscriber = subscriber;
+    subscriber.on('error', (error: Error) => {
+      this.#lastError = error;
+    });
+    subscriber.on('message', (_channel: string, message: string) => {
+      let signal: TaskSignal;
+      try {
+        signal = JSON.parse(message) as TaskSignal;
+      } catch {
+        return;
+      }
+      for (const each of this.#listeners) each(signal);
+    });
+    this.#subscribed = subscriber.subscribe(this.#channel()).catch(() => {});
   }
 
   /**
    * Resolves once the signal channel is subscribed (signals published before that are not heard).
-   * From then on this store also sweeps for tasks whose replica stopped: only a store a server
-   * serves with does, never one a process merely built.
+   * Only from then on does this store listen for signals and sweep for tasks whose replica stopped:
+   * a store a server serves with does, never one a process merely built (a `weft worker` loading
+   * the server module for its tools opens no connection at all).
    */
   async ready(): Promise<void> {
     if (!this.#sweeping && !this.#closed) {
       this.#sweeping = true;
       this.#timers.push(setInterval(() => this.#sweep(), Math.floor(this.#leaseMs / 2)).unref());
+      if (this.#listeners.size > 0) this.#listen();
     }
     try {
       await this.#redis.ping();
