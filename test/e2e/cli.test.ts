@@ -5,25 +5,14 @@
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../support/free-port.js';
 import { connectOverStdio } from '../support/sdk-stdio.js';
 
 const CLI = fileURLToPath(new URL('../../lib/cli.js', import.meta.url));
 const SERVED = fileURLToPath(new URL('../support/cli-served-server.js', import.meta.url));
 const FLEET_TOOLS = fileURLToPath(new URL('../fleet/fleet-tools.js', import.meta.url));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** POSTs an initialize to 127.0.0.1:port with the given Host header; resolves the HTTP status. */
 function initializeWithHost(port: number, host: string): Promise<number> {

@@ -4,7 +4,7 @@
  * need it skip, saying so, unless WEFT_REQUIRE_REDIS=1 (CI), where a missing Redis is a failure.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from './free-port.js';
 
 export interface RedisUnderTest {
   url: string;
@@ -22,17 +22,6 @@ export function redisMissing(): string | undefined {
     throw new Error(`WEFT_REQUIRE_REDIS=1 but the Redis suites cannot run: ${why}`);
   }
   return why;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts one on a free port, or on `port` (a restart where a killed one listened, for outage tests). */
