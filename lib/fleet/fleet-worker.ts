@@ -57,10 +57,21 @@ export interface FleetWorkerOptions {
 }
 
 interface RunningJob {
+  readonly tool: string;
   readonly cancellation: Cancellation;
   events: number;
   lastPublish: Promise<unknown>;
+  /** What the job is doing now, for the overdue report. */
+  stage: string;
+  /** Local time by which the job should have ended (its deadline, or its cancel, plus the grace). */
+  stopBy: number | undefined;
+  reported: boolean;
 }
+
+/** How often running jobs are looked at for ones that outlived their deadline or their cancel. */
+const OVERDUE_CHECK_MS = 5_000;
+/** Slack past deadline + grace before a job counts as overdue (a terminated thread takes a moment). */
+const OVERDUE_SLACK_MS = 5_000;
 
 /** How long a finished job waits for its terminated thread to exit before it gives the slot back anyway. */
 const SLOT_WAIT_MS = 10_000;
@@ -79,6 +90,7 @@ export class FleetWorker {
   #worker: Worker | undefined;
   #closing = false;
   #lastError: Error | undefined;
+  #overdueTimer: NodeJS.Timeout | undefined;
 
   constructor(tools: readonly RegisteredTool[], options: FleetWorkerOptions) {
     checkRedisUrl(options.redis, 'weft worker: --redis');
@@ -176,6 +188,22 @@ export class FleetWorker {
       lastLogged = '';
     });
     await this.#worker.waitUntilReady();
+    this.#overdueTimer = setInterval(() => this.#reportOverdue(), OVERDUE_CHECK_MS).unref();
+  }
+
+  /**
+   * Logs, once per job, a job still here well after its deadline or its cancel should have ended
+   * it, and what it is doing: such a job holds one of BullMQ's slots, and this says where it hangs.
+   */
+  #reportOverdue(): void {
+    const now = Date.now();
+    for (const [jobId, running] of this.#running) {
+      if (running.reported || running.stopBy === undefined || now < running.stopBy) continue;
+      running.reported = true;
+      this.#logError(
+        `weft worker: job ${jobId} (tool "${running.tool}") is still ${running.stage} ${now - running.stopBy + OVERDUE_SLACK_MS} ms after its deadline or cancel should have ended it`,
+      );
+    }
   }
 
   /**
@@ -191,6 +219,7 @@ export class FleetWorker {
     }, graceMs);
     await worker?.close().catch(() => {});
     clearTimeout(stopRunning);
+    clearInterval(this.#overdueTimer);
     this.#clock.stop();
     await this.#engine.close();
     this.#commands.disconnect();
@@ -213,18 +242,28 @@ export class FleetWorker {
     const jobId = job.id ?? '';
     const data = job.data as FleetJobData;
     const running: RunningJob = {
+      tool: String(data?.tool),
       cancellation: new Cancellation(),
       events: 0,
       lastPublish: Promise.resolve(),
+      stage: 'reading its abandoned marker',
+      stopBy: undefined,
+      reported: false,
     };
+    running.cancellation.onCancel(() => {
+      const by = Date.now() + this.#options.graceMs + OVERDUE_SLACK_MS;
+      running.stopBy = Math.min(running.stopBy ?? by, by);
+    });
     this.#running.set(jobId, running);
     try {
       const outcome = await this.#run(jobId, data, running);
+      running.stage = 'publishing its last events';
       await running.lastPublish.catch(() => {});
       return { outcome, events: running.events, worker: this.#name };
     } finally {
-      this.#running.delete(jobId);
+      running.stage = 'waiting for its terminated thread to exit';
       await this.#slotFree();
+      this.#running.delete(jobId);
     }
   }
 
@@ -255,7 +294,9 @@ export class FleetWorker {
     if (data.deadlineAt !== undefined) {
       budgetMs = Math.floor(data.deadlineAt - this.#clock.now());
       if (budgetMs <= 0) return { kind: 'timeout', limitMs: data.budgetMs };
+      running.stopBy = Date.now() + budgetMs + this.#options.graceMs + OVERDUE_SLACK_MS;
     }
+    running.stage = 'running on the pool';
     const outcome = await this.#engine.run({
       tool,
       args: data.args,

@@ -74,7 +74,7 @@ export async function runWorkerCommand(argv: string[]): Promise<number> {
   process.on('SIGINT', stop);
   process.once('exit', () => killChildProcessTrees());
   process.stderr.write(
-    `weft worker: serving queue "${values.queue}" with ${worker.threads} threads (tools: ${worker.toolNames.join(', ')})\n`,
+    `weft worker: serving queue "${values.queue}" with ${worker.threads} thread${worker.threads === 1 ? '' : 's'} (tools: ${worker.toolNames.join(', ')})\n`,
   );
   return -1;
 }
