@@ -137,14 +137,7 @@ export class FleetExecutor {
       fc.sentAt = Date.now();
       this.#calls.set(jobId, fc);
       // Read again now that the call is registered: an outcome that came in between is not missed.
-      link
-        .jobState(jobId)
-        .then((now) => {
-          if (now.state === 'finished') this.#onResult(jobId, now.value);
-          else if (now.state === 'failed') this.#onFailed(jobId, now.reason);
-          else if (now.state === 'missing') this.#onFailed(jobId, 'it is no longer in Redis');
-        })
-        .catch(() => {});
+      this.#readJob(link, jobId, false);
     });
   }
 
@@ -346,19 +339,25 @@ export class FleetExecutor {
           if (why !== undefined) this.#workerLost(fc, why);
           else if (!finished.has(jobId)) fc.finishedUnheard = false;
           else if (!fc.finishedUnheard) fc.finishedUnheard = true;
-          else this.#readFinished(link, jobId);
+          else this.#readJob(link, jobId, true);
         }
       })
       .catch(() => {});
   }
 
-  #readFinished(link: FleetLink, jobId: string): void {
+  /** Takes a job's outcome from the job itself, when its event may not come (or came before anyone listened). */
+  #readJob(link: FleetLink, jobId: string, eventMissed: boolean): void {
     link
       .jobState(jobId)
       .then((found) => {
-        this.#logError(`weft: fleet job ${jobId} ended but its event never came; read from the job instead`);
+        if (eventMissed) {
+          this.#logError(
+            `weft: fleet job ${jobId} ended but its event never came; read from the job instead`,
+          );
+        }
         if (found.state === 'finished') this.#onResult(jobId, found.value);
         else if (found.state === 'failed') this.#onFailed(jobId, found.reason);
+        else if (found.state === 'missing') this.#onFailed(jobId, 'it is no longer in Redis');
       })
       .catch(() => {});
   }

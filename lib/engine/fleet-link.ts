@@ -14,8 +14,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Queue, QueueEvents } from 'bullmq';
 import { Redis } from 'ioredis';
+import { redactedUrl } from '../redis-url.js';
 import { FleetClock } from './fleet-clock.js';
-import { redactedUrl } from './fleet-options.js';
 import { type FleetEvent, FleetKeys } from './fleet-protocol.js';
 
 export interface FleetLinkHandlers {
@@ -49,6 +49,7 @@ export class FleetLink {
   #queue: Queue | undefined;
   #events: QueueEvents | undefined;
   readonly #subscriber: Redis;
+  readonly #handlers: FleetLinkHandlers;
   #lastError: Error | undefined;
   #closing = false;
   /** The fleet queue's waiting count as last read, when, and the jobs this replica added since. */
@@ -76,7 +77,7 @@ export class FleetLink {
     this.commands.on('close', () => {
       if (this.#closing || this.#queue === undefined || down) return;
       down = true;
-      handlers.lost(this.#why());
+      handlers.lost(this.downReason);
     });
     this.commands.on('ready', () => {
       if (!down) return;
@@ -89,8 +90,6 @@ export class FleetLink {
     });
     this.#handlers = handlers;
   }
-
-  readonly #handlers: FleetLinkHandlers;
 
   /** Connects everything; rejects, saying why, when Redis cannot be reached in time. */
   async open(): Promise<void> {
@@ -222,12 +221,8 @@ export class FleetLink {
   }
 
   /** Why the fleet cannot be reached now, for an error message. */
-  #why(): string {
-    return `the fleet's Redis at ${this.url} is unreachable${this.#lastError ? ` (${this.#lastError.message})` : ''}`;
-  }
-
   get downReason(): string {
-    return this.#why();
+    return `the fleet's Redis at ${this.url} is unreachable${this.#lastError ? ` (${this.#lastError.message})` : ''}`;
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@
  * the bounds a replica keeps on what it sends there. Checked when the server is built, with a
  * message that says what to fix.
  */
+import { checkRedisUrl } from '../redis-url.js';
 import type { Placement } from '../tools/tool-definition.js';
 
 export interface FleetOptions {
@@ -60,14 +61,6 @@ export function checkFleetOptions(fleet: FleetOptions | undefined, where = 'McpS
   }
 }
 
-export function checkRedisUrl(url: unknown, what: string): asserts url is string {
-  if (typeof url !== 'string' || !/^rediss?:\/\/./.test(url)) {
-    throw new TypeError(
-      `${what} must be a redis:// (or rediss://) URL such as redis://127.0.0.1:6379, got ${JSON.stringify(url)}`,
-    );
-  }
-}
-
 export function checkQueueName(queue: unknown, what: string): void {
   if (queue === undefined) return;
   if (typeof queue !== 'string' || !QUEUE_NAME.test(queue)) {
@@ -75,9 +68,4 @@ export function checkQueueName(queue: unknown, what: string): void {
       `${what} must be 1 to 100 characters of [A-Za-z0-9_.-], got ${JSON.stringify(queue)}`,
     );
   }
-}
-
-/** A URL fit for a log line: the password, if any, masked. */
-export function redactedUrl(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, '//***@');
 }

@@ -23,7 +23,7 @@ import { Cancellation } from '../engine/cancellation.js';
 import { Engine } from '../engine/engine.js';
 import type { CallEvents, CallPeer } from '../engine/engine-call.js';
 import { FleetClock } from '../engine/fleet-clock.js';
-import { checkQueueName, checkRedisUrl, redactedUrl } from '../engine/fleet-options.js';
+import { checkQueueName } from '../engine/fleet-options.js';
 import {
   FLEET_WIRE_VERSION,
   type FleetCancel,
@@ -36,6 +36,7 @@ import {
 } from '../engine/fleet-protocol.js';
 import type { Outcome } from '../engine/outcome.js';
 import { encodeJson } from '../protocol/message-encoding.js';
+import { checkRedisUrl, redactedUrl } from '../redis-url.js';
 import type { RegisteredBlockingTool, RegisteredTool } from '../tools/registered-tool.js';
 
 export interface FleetWorkerOptions {

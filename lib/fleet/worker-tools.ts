@@ -17,29 +17,27 @@ export async function loadWorkerTools(file: string): Promise<readonly Registered
   const module = (await import(pathToFileURL(resolve(file)).href)) as Record<string, unknown>;
   const main =
     typeof module.default === 'function' ? await (module.default as () => unknown)() : module.default;
-  let tools: readonly RegisteredTool[];
-  if (main instanceof McpServer) {
-    const registry = toolsOf(main);
-    await registry.verifyBlockingModules();
-    tools = registry.sorted();
-  } else {
-    const candidates = [...(Array.isArray(main) ? main : [main]), ...Object.values(module)];
-    const registry = new ToolRegistry(new SchemaCompiler(), () => {}, new TagFilter(), {
-      fleetConfigured: true,
-    });
-    for (const definition of new Set(candidates.filter(isBlockingDefinition))) {
-      registry.add(definition as ToolDefinition<never, never>);
-    }
-    await registry.verifyBlockingModules();
-    tools = registry.sorted();
-  }
-  const blocking = tools.filter((tool) => tool.blocking);
+  const registry = main instanceof McpServer ? toolsOf(main) : definitionsOf(module, main);
+  await registry.verifyBlockingModules();
+  const blocking = registry.sorted().filter((tool) => tool.blocking);
   if (blocking.length === 0) {
     throw new TypeError(
       `${file} exports no blocking tool: export the server (an McpServer, or a function returning one) with blocking tools, or blocking tool definitions (defineTool({ blocking: true, ... })); a fleet worker runs blocking tools only`,
     );
   }
   return blocking;
+}
+
+/** A registry of the blocking definitions a module exports (`default` may be an array of them). */
+function definitionsOf(module: Record<string, unknown>, main: unknown): ToolRegistry {
+  const candidates = [...(Array.isArray(main) ? main : [main]), ...Object.values(module)];
+  const registry = new ToolRegistry(new SchemaCompiler(), () => {}, new TagFilter(), {
+    fleetConfigured: true,
+  });
+  for (const definition of new Set(candidates.filter(isBlockingDefinition))) {
+    registry.add(definition as ToolDefinition<never, never>);
+  }
+  return registry;
 }
 
 function isBlockingDefinition(value: unknown): boolean {

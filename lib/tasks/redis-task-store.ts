@@ -19,6 +19,7 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { ErrorCode } from '../protocol/error-codes.js';
+import { checkRedisUrl, redactedUrl } from '../redis-url.js';
 import type { TaskChange, TaskRecord } from './task-record.js';
 import { isTerminal } from './task-record.js';
 import type { TaskSignal, TaskStore } from './task-store.js';
@@ -57,17 +58,14 @@ export class RedisTaskStore implements TaskStore {
   #adopt: ((record: TaskRecord) => boolean) | undefined;
   readonly #timers: NodeJS.Timeout[] = [];
   #closed = false;
-  #sweeping = false;
+  /** Set by ready(): a server serves with this store, so it listens for signals and sweeps. */
+  #served = false;
   readonly #url: string;
   /** The last connection error, for a message that says why Redis could not be reached. */
   #lastError: Error | undefined;
 
   constructor(options: RedisTaskStoreOptions) {
-    if (typeof options?.url !== 'string' || !/^rediss?:\/\//.test(options.url)) {
-      throw new TypeError(
-        `RedisTaskStore: url must be a redis:// (or rediss://) URL such as redis://127.0.0.1:6379, got ${JSON.stringify(options?.url)}`,
-      );
-    }
+    checkRedisUrl(options?.url, 'RedisTaskStore: url');
     const leaseMs = options.leaseMs ?? 10_000;
     if (!Number.isInteger(leaseMs) || leaseMs < 300) {
       throw new TypeError(
@@ -76,7 +74,7 @@ export class RedisTaskStore implements TaskStore {
     }
     this.#prefix = options.keyPrefix ?? 'weft:';
     this.#leaseMs = leaseMs;
-    this.#url = options.url.replace(/\/\/[^@/]*@/, '//***@');
+    this.#url = redactedUrl(options.url);
     // Connected on first use: a process that only builds the server (a `weft worker` loading the
     // server module for its tools) never talks to the task store at all.
     this.#redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3 });
@@ -156,7 +154,7 @@ export class RedisTaskStore implements TaskStore {
   subscribe(listener: (signal: TaskSignal) => void): () => void {
     this.#listeners.add(listener);
     // The channel is joined once a server serves with this store (ready), not when it is built.
-    if (this.#sweeping) this.#listen();
+    if (this.#served) this.#listen();
     return () => this.#listeners.delete(listener);
   }
 
@@ -187,8 +185,8 @@ export class RedisTaskStore implements TaskStore {
    * the server module for its tools opens no connection at all).
    */
   async ready(): Promise<void> {
-    if (!this.#sweeping && !this.#closed) {
-      this.#sweeping = true;
+    if (!this.#served && !this.#closed) {
+      this.#served = true;
       this.#timers.push(setInterval(() => this.#sweep(), Math.floor(this.#leaseMs / 2)).unref());
       if (this.#listeners.size > 0) this.#listen();
     }
