@@ -2,6 +2,7 @@
  * weft's public API.
  */
 
+export { makePrincipal, type Principal, principalKey } from './auth/principal.js';
 export type { FleetOptions } from './engine/fleet-options.js';
 export type {
   PromptArgument,
@@ -75,8 +76,10 @@ export {
 } from './tools/tool-definition.js';
 export { ToolRegistrationError } from './tools/tool-registry.js';
 export {
+  type AuthGrant,
   type AuthHook,
   type AuthRefusal,
+  type AuthVerdict,
   type BearerAuthOptions,
   bearerAuth,
 } from './transports/bearer-auth.js';

@@ -7,6 +7,7 @@
  * modern scope is built from that one request's `_meta` and forgotten with it, so nothing a modern
  * request said can leak into the next one.
  */
+import type { Principal } from '../auth/principal.js';
 import type { Era, ModernEnvelope } from '../protocol/eras.js';
 import { logLevelIndex, NO_LOGS } from '../protocol/log-levels.js';
 import type { Session } from './session.js';
@@ -24,6 +25,8 @@ export interface RequestScope {
    * sampling). The 2026-07-28 era has no server-to-client requests at all.
    */
   readonly serverRequests: boolean;
+  /** Who is calling, as the transport's auth hook vouched (undefined without auth). */
+  readonly principal: Principal | undefined;
 }
 
 export function legacyScope(session: Session): RequestScope {
@@ -34,10 +37,11 @@ export function legacyScope(session: Session): RequestScope {
     clientInfo: session.clientInfo,
     minLogLevel: session.minLogLevel,
     serverRequests: true,
+    principal: session.principal,
   };
 }
 
-export function modernScope(envelope: ModernEnvelope): RequestScope {
+export function modernScope(envelope: ModernEnvelope, principal: Principal | undefined): RequestScope {
   return {
     era: 'modern',
     version: envelope.version,
@@ -46,5 +50,6 @@ export function modernScope(envelope: ModernEnvelope): RequestScope {
     // No logLevel: the request did not opt in, and no notifications/message may go out for it.
     minLogLevel: envelope.logLevel === undefined ? NO_LOGS : logLevelIndex(envelope.logLevel),
     serverRequests: false,
+    principal,
   };
 }

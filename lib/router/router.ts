@@ -198,7 +198,7 @@ export class Router {
     // Modern: the envelope first (-32602 / -32022), then routing (-32601), as clients rely on.
     let scope: RequestScope;
     try {
-      scope = modernScope(readModernEnvelope(request.params));
+      scope = modernScope(readModernEnvelope(request.params), session.principal);
     } catch (error) {
       sink.send(this.#errorResponse(request, error, this.#modern));
       return undefined;

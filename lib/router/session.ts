@@ -8,6 +8,7 @@
  * 2026-07-28 request brings its own version, capabilities and log level (RequestScope) and leaves
  * nothing here but its in-flight id, for cancels and duplicate checks.
  */
+import type { Principal } from '../auth/principal.js';
 import { Cancellation, type CancelReason } from '../engine/cancellation.js';
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
@@ -40,6 +41,8 @@ export class Session {
     /** Where messages that answer no particular request go (list_changed, resource updates). */
     readonly sink: MessageSink,
     readonly id?: string,
+    /** Who opened this session, as the transport's auth hook vouched (undefined without auth). */
+    readonly principal?: Principal,
   ) {}
 
   get closed(): boolean {

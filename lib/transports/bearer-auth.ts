@@ -1,11 +1,14 @@
 /**
- * The `auth` hook of the HTTP transports, and a ready-made bearer-token check.
+ * The `auth` hook of the HTTP and WebSocket transports, and a ready-made bearer-token check.
  *
- * A hook sees the raw request and answers `true` (go on) or a refusal with its HTTP status; it is
- * replaceable on purpose: a remote deployment plugs in its own OAuth resource-server check, a local
- * one usually needs none (the origin guard and a loopback bind protect it).
+ * A hook sees the raw request and answers: `true` (go on, caller unknown), a grant naming the caller's
+ * principal (go on, and that principal travels with every message of the request or session), or a
+ * refusal with its HTTP status. It is replaceable on purpose: `oauthResourceServer` is the OAuth 2.1
+ * resource-server check, a custom hook may vouch for a principal of its own choosing, and a local
+ * server usually needs none (the origin guard and a loopback bind protect it).
  */
 import type { IncomingMessage } from 'node:http';
+import type { Principal } from '../auth/principal.js';
 
 export interface AuthRefusal {
   status: 401 | 403;
@@ -13,7 +16,26 @@ export interface AuthRefusal {
   headers?: Record<string, string>;
 }
 
-export type AuthHook = (request: IncomingMessage) => true | AuthRefusal | Promise<true | AuthRefusal>;
+/** Accepted, and this is who is calling. */
+export interface AuthGrant {
+  principal: Principal;
+}
+
+export type AuthVerdict = true | AuthGrant | AuthRefusal;
+
+export interface AuthHook {
+  (request: IncomingMessage): AuthVerdict | Promise<AuthVerdict>;
+  /**
+   * The refusal for a caller whose principal lacks `scopes` (HTTP 403, `insufficient_scope`), so a
+   * client can step up. Hooks without it get a plain challenge naming the scopes.
+   */
+  insufficientScope?(scopes: readonly string[], request: IncomingMessage): AuthRefusal;
+}
+
+/** Whether a verdict let the request in. */
+export function isAccepted(verdict: AuthVerdict): verdict is true | AuthGrant {
+  return verdict === true || 'principal' in verdict;
+}
 
 export interface BearerAuthOptions {
   /** Sent in `WWW-Authenticate` so clients know where to get a token (RFC 9728). */

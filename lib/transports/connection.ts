@@ -3,6 +3,7 @@
  * parsed JSON values, turn outgoing messages into text, close it. Transports know nothing of tools
  * or the engine.
  */
+import type { Principal } from '../auth/principal.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 import type { MessageSink, Session } from '../router/session.js';
 
@@ -19,4 +20,5 @@ export interface Connection {
   close(): void;
 }
 
-export type Connect = (sink: MessageSink, sessionId?: string) => Connection;
+/** Opens a connection; `principal` is who the transport's auth hook vouched for, if anyone. */
+export type Connect = (sink: MessageSink, sessionId?: string, principal?: Principal) => Connection;

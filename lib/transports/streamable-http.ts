@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { eraOfPost } from '../protocol/http-era.js';
 import type { JsonRpcRequest } from '../protocol/json-rpc.js';
-import type { AuthHook } from './bearer-auth.js';
+import { type AuthHook, isAccepted } from './bearer-auth.js';
 import type { Connect } from './connection.js';
 import { type CorsOptions, CorsPolicy } from './cors.js';
 import { header, reply } from './http-replies.js';
@@ -184,7 +184,7 @@ export class StreamableHttpTransport {
     if (CorsPolicy.isPreflight(request)) return this.#cors.answerPreflight(request, response);
     if (this.#options.auth) {
       const verdict = await this.#options.auth(request);
-      if (verdict !== true) {
+      if (!isAccepted(verdict)) {
         return reply(response, verdict.status, ErrorCode.InvalidRequest, verdict.message, verdict.headers);
       }
     }

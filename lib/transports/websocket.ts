@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { failure, parseError } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
-import type { AuthHook } from './bearer-auth.js';
+import { type AuthHook, isAccepted } from './bearer-auth.js';
 import type { Connect } from './connection.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
 
@@ -116,7 +116,7 @@ export class WebSocketTransport {
     }
     Promise.resolve(this.#options.auth(request)).then(
       (verdict) =>
-        verdict === true ? done(true) : done(false, verdict.status, verdict.message, verdict.headers),
+        isAccepted(verdict) ? done(true) : done(false, verdict.status, verdict.message, verdict.headers),
       () => done(false, 500, 'Authentication failed'),
     );
   }
