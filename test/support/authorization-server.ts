@@ -39,6 +39,8 @@ export interface AuthorizationServerUnderTest {
   jwksUri: string;
   /** How often its JWKS was fetched, so a test can see a verifier's cache at work. */
   readonly jwksFetches: number;
+  /** How often a token was introspected. */
+  readonly introspections: number;
   /** A client-credentials token for `resource` (RFC 8707), as a client asks for one. */
   mintToken(request: { clientId: string; resource: string; scope?: string }): Promise<MintedToken>;
   /** A token signed with the current signing key, with any claims and header a test wants. */
@@ -113,6 +115,7 @@ export async function startAuthorizationServer(
   const store = new Map<string, { payload: Record<string, unknown>; expiresAt: number }>();
   let keys: SigningKey[] = [await newSigningKey()];
   let jwksFetches = 0;
+  let introspections = 0;
 
   const makeProvider = () => {
     const provider = new Provider(issuer, {
@@ -123,7 +126,7 @@ export async function startAuthorizationServer(
         grant_types: ['client_credentials'],
         redirect_uris: [],
         response_types: [],
-        scope: client.scopes.join(' '),
+        ...(client.scopes.length > 0 ? { scope: client.scopes.join(' ') } : {}),
         token_endpoint_auth_method: 'client_secret_basic',
       })),
       // The first key signs; the others are published for tokens they signed before a rotation.
@@ -167,6 +170,7 @@ export async function startAuthorizationServer(
   let callback = provider.callback();
   const server: Server = createServer((request, response) => {
     if (request.url?.startsWith('/jwks')) jwksFetches++;
+    if (request.url?.startsWith('/token/introspection')) introspections++;
     callback(request, response);
   });
   await new Promise<void>((resolve, reject) => {
@@ -186,6 +190,9 @@ export async function startAuthorizationServer(
     jwksUri: discovery.jwks_uri!,
     get jwksFetches() {
       return jwksFetches;
+    },
+    get introspections() {
+      return introspections;
     },
     get publicJwk() {
       return keys[0]!.publicJwk;
