@@ -13,6 +13,8 @@ export interface ProtectedServer {
   /** The endpoint, `http://127.0.0.1:<port>/mcp`: also its canonical URL (the default audience). */
   url: string;
   port: number;
+  /** Every request it answered, as `METHOD /path STATUS`, in order. */
+  log: string[];
   close(): Promise<void>;
 }
 
@@ -29,13 +31,19 @@ export async function serveProtected(
   transport: Omit<StreamableHttpOptions, 'auth'> = {},
 ): Promise<ProtectedServer> {
   const server = echoServer();
-  const http = createServer(server.handler({ ...transport, auth: oauthResourceServer(auth) }));
+  const handle = server.handler({ ...transport, auth: oauthResourceServer(auth) });
+  const log: string[] = [];
+  const http = createServer((request, response) => {
+    response.once('finish', () => log.push(`${request.method} ${request.url} ${response.statusCode}`));
+    handle(request, response);
+  });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
   const { port } = http.address() as AddressInfo;
   return {
     server,
     url: `http://127.0.0.1:${port}${transport.path ?? '/mcp'}`,
     port,
+    log,
     async close() {
       await server.close();
       http.closeAllConnections();

@@ -41,6 +41,8 @@ export interface AuthorizationServerUnderTest {
   readonly jwksFetches: number;
   /** How often a token was introspected. */
   readonly introspections: number;
+  /** Every request it received, as `METHOD /path` (no query), in order. */
+  readonly requestLog: readonly string[];
   /** A client-credentials token for `resource` (RFC 8707), as a client asks for one. */
   mintToken(request: { clientId: string; resource: string; scope?: string }): Promise<MintedToken>;
   /** A token signed with the current signing key, with any claims and header a test wants. */
@@ -116,6 +118,7 @@ export async function startAuthorizationServer(
   let keys: SigningKey[] = [await newSigningKey()];
   let jwksFetches = 0;
   let introspections = 0;
+  const requestLog: string[] = [];
 
   const makeProvider = () => {
     const provider = new Provider(issuer, {
@@ -169,6 +172,7 @@ export async function startAuthorizationServer(
   let provider = makeProvider();
   let callback = provider.callback();
   const server: Server = createServer((request, response) => {
+    requestLog.push(`${request.method} ${(request.url ?? '/').split('?')[0]}`);
     if (request.url?.startsWith('/jwks')) jwksFetches++;
     if (request.url?.startsWith('/token/introspection')) introspections++;
     callback(request, response);
@@ -191,6 +195,7 @@ export async function startAuthorizationServer(
     get jwksFetches() {
       return jwksFetches;
     },
+    requestLog,
     get introspections() {
       return introspections;
     },
