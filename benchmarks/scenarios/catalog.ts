@@ -7,6 +7,7 @@ import { dispatchOverhead } from './dispatch-overhead.js';
 import { fleet } from './fleet.js';
 import { memory } from './memory.js';
 import { modernHttp } from './modern-http.js';
+import { modernHttpAuth } from './modern-http-auth.js';
 import { responsiveness } from './responsiveness.js';
 import type { Scenario } from './scenario.js';
 import { timeouts } from './timeouts.js';
@@ -18,6 +19,7 @@ export const SCENARIOS: readonly Scenario[] = [
   blockingThroughput,
   cheapThroughput,
   modernHttp,
+  modernHttpAuth,
   fleet,
   timeouts,
   memory,
