@@ -304,7 +304,11 @@ describe('2026-07-28 requests carry their own principal', () => {
           }
         } catch {}
       })();
-      return { messages: () => sseMessages(raw), stop: () => (controller.abort(), pump) };
+      const stop = () => {
+        controller.abort();
+        return pump;
+      };
+      return { messages: () => sseMessages(raw), stop };
     };
     const aliceStream = await listen('alice-token');
     const bobStream = await listen('bob-token');
