@@ -162,7 +162,10 @@ function originOf(method: string, target: string, args: unknown, principal: Prin
   return {
     method,
     target,
-    ...(principal === undefined ? {} : { principal: principalKey(principal) }),
+    // Like the digest, worked out only when a state is sealed or opened.
+    get principal() {
+      return principal === undefined ? undefined : principalKey(principal);
+    },
     get digest() {
       digest ??= argumentsDigest(args ?? {});
       return digest;
