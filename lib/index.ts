@@ -2,7 +2,10 @@
  * weft's public API.
  */
 
+export { type OAuthResourceServer, oauthResourceServer } from './auth/oauth-resource-server.js';
 export { makePrincipal, type Principal, principalKey } from './auth/principal.js';
+export type { ProtectedResourceMetadata } from './auth/protected-resource-metadata.js';
+export type { OAuthResourceServerOptions } from './auth/resource-server-options.js';
 export type { FleetOptions } from './engine/fleet-options.js';
 export type {
   PromptArgument,

@@ -30,6 +30,12 @@ export interface AuthHook {
    * client can step up. Hooks without it get a plain challenge naming the scopes.
    */
   insufficientScope?(scopes: readonly string[], request: IncomingMessage): AuthRefusal;
+  /**
+   * The RFC 9728 Protected Resource Metadata of the endpoint at `endpointPath`, as this request
+   * reached it. A hook that has it makes the HTTP transport serve it at
+   * `/.well-known/oauth-protected-resource<endpointPath>` and at the root form.
+   */
+  resourceMetadata?(request: IncomingMessage, endpointPath: string): object | undefined;
 }
 
 /** Whether a verdict let the request in. */

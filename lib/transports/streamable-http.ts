@@ -24,6 +24,7 @@ import { ModernHttpRequests } from './modern-http-requests.js';
 import type { ModernRouting } from './modern-request-checks.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
 import { readPostedMessage } from './posted-message.js';
+import { isResourceMetadataPath, serveResourceMetadata } from './resource-metadata-route.js';
 import { ScopeGate } from './scope-gate.js';
 
 export interface StreamableHttpOptions extends OriginGuardOptions {
@@ -175,6 +176,11 @@ export class StreamableHttpTransport {
     // Express strips the mount path from `url` under app.use('/mcp', ...); `originalUrl` keeps it.
     const path = (request as IncomingMessage & { originalUrl?: string }).originalUrl ?? request.url ?? '/';
     const url = new URL(path, 'http://localhost');
+    // RFC 9728 discovery, beside the endpoint: the auth hook describes the resource it protects.
+    const auth = this.#options.auth;
+    if (auth?.resourceMetadata && isResourceMetadataPath(url.pathname, this.#options.path)) {
+      return serveResourceMetadata(auth, request, response, this.#options.path, this.#cors);
+    }
     if (url.pathname !== this.#options.path) {
       if (next) return next();
       return reply(
