@@ -31,7 +31,7 @@ export type {
 export { RESOURCE_NOT_FOUND } from './resources/resource-registry.js';
 export type { ResourcesView } from './resources/resources-view.js';
 export type { CacheHint, CacheOptions } from './router/cache-hints.js';
-export { type ListenOptions, McpServer, type McpServerOptions } from './server.js';
+export { type ListenOptions, McpServer, type McpServerOptions, type StdioListenOptions } from './server.js';
 export type { TaskOptions } from './server-options.js';
 export { MemoryTaskStore } from './tasks/memory-task-store.js';
 export { RedisTaskStore, type RedisTaskStoreOptions } from './tasks/redis-task-store.js';

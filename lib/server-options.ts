@@ -3,6 +3,8 @@
  * mistyped or out-of-range option when the server is built, with a message that says what to fix.
  */
 
+import type { Principal } from './auth/principal.js';
+import { readScopes } from './auth/scopes.js';
 import { checkFleetOptions, type FleetOptions } from './engine/fleet-options.js';
 import { type CacheOptions, checkCacheOptions } from './router/cache-hints.js';
 import { checkTags } from './tag-filter.js';
@@ -80,6 +82,26 @@ export interface McpServerOptions {
    * the default (`'fleet'`).
    */
   fleet?: FleetOptions;
+  /**
+   * The OAuth scopes this server knows. With it, a tool, prompt, resource or template requiring a
+   * scope not listed here is refused at registration (a typo fails at start, not at the first
+   * call). Give it the same list as the auth hook's (`oauthResourceServer({ scopesSupported })`).
+   */
+  scopesSupported?: readonly string[];
+  /**
+   * List tools, prompts, resources and templates a caller's scopes do not reach, too (default
+   * false: each caller sees only what it may use). Calls are checked either way.
+   */
+  listOutOfScope?: boolean;
+}
+
+/** `listen({ stdio: { principal } })`: who the stdio client is, in place of OAuth. */
+export interface StdioListenOptions {
+  /**
+   * A fixed principal for the stdio connection (stdio has no OAuth): its scopes are checked,
+   * `ctx.auth` is it, and it owns what the connection creates. Absent: no principal, as with `true`.
+   */
+  principal?: Principal;
 }
 
 export interface TaskOptions {
@@ -96,8 +118,8 @@ export interface TaskOptions {
 }
 
 export interface ListenOptions {
-  /** Serve on this process's stdin/stdout. */
-  stdio?: boolean;
+  /** Serve on this process's stdin/stdout; `{ principal }` gives its client a fixed principal. */
+  stdio?: boolean | StdioListenOptions;
   /** Serve Streamable HTTP on this port (127.0.0.1 and `/mcp` unless told otherwise). */
   http?: HttpListenOptions;
   /**
@@ -133,6 +155,8 @@ const SERVER_OPTION_KEYS = new Set([
   'requestStateTtlMs',
   'tasks',
   'fleet',
+  'scopesSupported',
+  'listOutOfScope',
 ]);
 const TASK_OPTION_KEYS = new Set(['store', 'ttlMs', 'pollIntervalMs']);
 const POOL_OPTION_KEYS = new Set(['maxThreads', 'maxQueue', 'graceMs', 'niceIncrement']);
@@ -198,6 +222,14 @@ export function checkServerOptions(options: McpServerOptions): void {
   }
   checkCacheOptions(options.cache);
   checkFleetOptions(options.fleet);
+  if (options.scopesSupported !== undefined) {
+    const checked = readScopes(options.scopesSupported, undefined);
+    if (!checked.ok)
+      throw new TypeError(`McpServer: ${checked.problem.replace(/^scopes/, 'scopesSupported')}`);
+  }
+  if (options.listOutOfScope !== undefined && typeof options.listOutOfScope !== 'boolean') {
+    throw new TypeError('McpServer: listOutOfScope must be true or false');
+  }
   checkTags(options.enabledTags, 'McpServer: enabledTags');
   checkTags(options.disabledTags, 'McpServer: disabledTags');
 }

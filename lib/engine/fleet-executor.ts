@@ -213,6 +213,7 @@ export class FleetExecutor {
       };
       if (remainingMs > 0) data.deadlineAt = Math.round(link.clock.now() + remainingMs);
       if (call.peer) data.clientCapabilities = call.peer.clientCapabilities;
+      if (call.auth) data.auth = call.auth;
       if (call.inputs) data.inputs = call.inputs;
       else if (fc.answers) data.inputs = { answers: fc.answers };
       await link.queue.add(call.tool.name, data, {

@@ -18,6 +18,7 @@ const MODERN_STATUS: ReadonlyMap<number, number> = new Map([
   [ErrorCode.UnsupportedProtocolVersion, 400],
   [ErrorCode.Overloaded, 503],
   [ErrorCode.ShuttingDown, 503],
+  [ErrorCode.InsufficientScope, 403],
 ]);
 
 /**

@@ -7,7 +7,8 @@
  * The client controls those bytes, so they are sealed with AES-256-GCM (authenticated encryption:
  * a changed byte fails the tag check, and the client cannot read the answers of other rounds or the
  * handler's state either). The seal binds the method, the tool, prompt or resource, a digest of the
- * original arguments and an expiry, so a state cannot be replayed against another call or late.
+ * original arguments, the caller's principal (when it has one) and an expiry, so a state cannot be
+ * replayed against another call, by another caller, or late.
  *
  * The key comes from the server option `requestStateKey`, the same on every replica; without it each
  * process draws a random key, and a retry reaching another process is refused as tampered.
@@ -23,6 +24,8 @@ export interface RoundState {
   target: string;
   /** argumentsDigest() of the arguments the first round was called with. */
   digest: string;
+  /** principalKey of the caller it was issued to; absent without auth. */
+  principal?: string;
   /** Every answer so far, by question key. */
   answers: Record<string, unknown>;
   /** The keys the last round asked: only their answers are taken from the retry. */
@@ -52,6 +55,9 @@ export interface RequestStateOptions {
 
 /** Why a state was refused, named in the error's data so a client (or its developer) can tell. */
 export type StateProblem = 'malformed' | 'tampered' | 'expired' | 'mismatch';
+
+/** What a state is bound to: the request it was issued for, and to whom. */
+export type Origin = Pick<RoundState, 'method' | 'target' | 'digest' | 'principal'>;
 
 function refused(problem: StateProblem, message: string): ProtocolError {
   return ProtocolError.invalidParams(message, { requestState: problem });
@@ -92,11 +98,7 @@ export class RequestStateSeal {
    * The round a retry's `requestState` carries, once it is proved authentic, unexpired and issued
    * for this very request; otherwise a -32602 that says which of those failed.
    */
-  open(
-    token: unknown,
-    expected: Pick<RoundState, 'method' | 'target' | 'digest'>,
-    now = Date.now(),
-  ): RoundState {
+  open(token: unknown, expected: Origin, now = Date.now()): RoundState {
     if (typeof token !== 'string' || !token.startsWith(`${VERSION}.`)) {
       throw refused(
         'malformed',
@@ -123,6 +125,13 @@ export class RequestStateSeal {
       throw refused(
         'expired',
         `requestState expired at ${new Date(body.expiresAt).toISOString()}; start the request again without it`,
+      );
+    }
+    if (body.principal !== expected.principal) {
+      // Nothing about whose it was: only that it is not this caller's.
+      throw refused(
+        'mismatch',
+        'requestState was issued to another caller; start the request again without it',
       );
     }
     if (body.method !== expected.method || body.target !== expected.target) {

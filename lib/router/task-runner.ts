@@ -20,6 +20,7 @@
  *   offers it once the lease lapses): it follows the job to its end and stores the outcome.
  */
 import { randomUUID } from 'node:crypto';
+import { principalKey } from '../auth/principal.js';
 import { Cancellation } from '../engine/cancellation.js';
 import { effectiveBudgetMs } from '../engine/deadline.js';
 import type { Engine } from '../engine/engine.js';
@@ -150,6 +151,7 @@ export class TaskRunner {
       answers: inputs?.answers ?? {},
     };
     if (era === 'legacy') record.owner = ownerOf(ctx.session);
+    if (ctx.scope.principal !== undefined) record.principal = principalKey(ctx.scope.principal);
     if (inputs?.state !== undefined) record.state = inputs.state;
     await this.#options.store.create(record);
     const running: RunningTask = { cancellation: new Cancellation(), wake: undefined };
@@ -256,6 +258,7 @@ export class TaskRunner {
         budgetMs,
         cancellation,
         events: SILENT,
+        auth: ctx.scope.principal,
         ...peer,
         inputs: state === undefined ? { answers } : { answers, state },
         // On the fleet the work may outlive this replica: the record says which job to follow.

@@ -27,12 +27,21 @@ import {
 } from '../protocol/mcp-param-headers.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 
-/** What the checks need to know of the server: its methods, and the tools' mirrored arguments. */
+/**
+ * What the HTTP transport asks of the server before it dispatches a request: its methods, the
+ * tools' mirrored arguments (modern requests), and the scopes a request needs (modern requests and
+ * legacy POSTs alike, so a caller lacking them gets 403 before anything runs).
+ */
 export interface ModernRouting {
   /** Whether the router serves `method` in `era`; a request for one it does not is never dispatched. */
   knows(method: string, era: Era): boolean;
   /** The `x-mcp-header` arguments of a registered tool; undefined when there is no such tool. */
   headerParamsOf(toolName: string): readonly HeaderParam[] | undefined;
+  /**
+   * The scopes of the tool, prompt or resource a request targets (tools/call, prompts/get,
+   * resources/read, resources/subscribe); undefined or empty when it needs none.
+   */
+  requiredScopes(method: string, params: Record<string, unknown> | undefined): readonly string[] | undefined;
 }
 
 /** A refused request: the error to answer with, and whether it is about the request's own form. */
