@@ -276,6 +276,7 @@ export class McpServer {
   ): (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void {
     const transport = new StreamableHttpTransport((sink, id) => this.connect(sink, id), this.#httpRouting, {
       maxBodyBytes: this.#options.maxMessageBytes,
+      logError: this.#logError,
       ...options,
     });
     this.#httpTransports.push(transport);
@@ -316,6 +317,7 @@ export class McpServer {
       const { port, host, ...rest } = options.http;
       const transport = new StreamableHttpTransport(connect, this.#httpRouting, {
         maxBodyBytes: this.#options.maxMessageBytes,
+        logError: this.#logError,
         ...rest,
       });
       this.#httpTransports.push(transport);
@@ -325,6 +327,7 @@ export class McpServer {
       const { port, host, ...rest } = options.ws;
       const transport = new WebSocketTransport(connect, {
         maxPayload: this.#options.maxMessageBytes,
+        logError: this.#logError,
         ...rest,
       });
       this.#wsTransports.push(transport);

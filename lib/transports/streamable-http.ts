@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { eraOfPost } from '../protocol/http-era.js';
 import type { JsonRpcRequest } from '../protocol/json-rpc.js';
-import { type AuthHook, isAccepted } from './bearer-auth.js';
+import { type AuthHook, callAuthHook, isAccepted } from './bearer-auth.js';
 import type { Connect } from './connection.js';
 import { type CorsOptions, CorsPolicy } from './cors.js';
 import { header, reply } from './http-replies.js';
@@ -51,8 +51,10 @@ export interface StreamableHttpOptions extends OriginGuardOptions {
    * request cancelled, so a stalled client cannot make the server buffer without bound (default 4 MiB).
    */
   maxStreamBacklogBytes?: number;
-  /** Runs before anything else; refuse with 401/403 (see `bearerAuth`). */
+  /** Runs before anything else; refuse with 401/403 (see `bearerAuth`); a hook that throws refuses with 500. */
   auth?: AuthHook;
+  /** Where diagnostics go (the server passes its own `logError`; default stderr). */
+  logError?: (message: string) => void;
   /**
    * Browser pages on these origins may call the endpoint: preflights are answered and the MCP
    * headers exposed (cors.ts). None by default, so other origins stay refused.
@@ -81,6 +83,7 @@ export class StreamableHttpTransport {
   readonly #guard: StreamableHttpOptions;
   #server: Server | undefined;
   #accepting = true;
+  readonly #logError: (message: string) => void;
 
   /**
    * `connect` opens a connection to the server (one per legacy session, one per modern request);
@@ -89,6 +92,7 @@ export class StreamableHttpTransport {
   constructor(connect: Connect, routing: ModernRouting, options: StreamableHttpOptions = {}) {
     this.#options = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, ...options };
     this.#cors = new CorsPolicy(options.cors);
+    this.#logError = options.logError ?? ((message) => process.stderr.write(`${message}\n`));
     const allowedOrigins = options.allowedOrigins;
     this.#guard =
       allowedOrigins === 'any' || options.cors === undefined
@@ -183,7 +187,7 @@ export class StreamableHttpTransport {
     // A preflight carries no credentials: it is answered before the auth hook runs.
     if (CorsPolicy.isPreflight(request)) return this.#cors.answerPreflight(request, response);
     if (this.#options.auth) {
-      const verdict = await this.#options.auth(request);
+      const verdict = await callAuthHook(this.#options.auth, request, this.#logError);
       if (!isAccepted(verdict)) {
         return reply(response, verdict.status, ErrorCode.InvalidRequest, verdict.message, verdict.headers);
       }

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { failure, parseError } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
-import { type AuthHook, isAccepted } from './bearer-auth.js';
+import { type AuthHook, callAuthHook, isAccepted } from './bearer-auth.js';
 import type { Connect } from './connection.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
 
@@ -29,6 +29,8 @@ export interface WebSocketOptions extends OriginGuardOptions {
   /** Only upgrade requests for this path (default: any path). */
   path?: string;
   auth?: AuthHook;
+  /** Where diagnostics go (the server passes its own `logError`; default stderr). */
+  logError?: (message: string) => void;
 }
 
 export interface WebSocketListenOptions extends WebSocketOptions {
@@ -38,6 +40,8 @@ export interface WebSocketListenOptions extends WebSocketOptions {
 }
 
 const SUBPROTOCOL = 'mcp';
+
+const logToStderr = (message: string) => process.stderr.write(`${message}\n`);
 
 export class WebSocketTransport {
   readonly #connect: Connect;
@@ -114,10 +118,8 @@ export class WebSocketTransport {
       done(true);
       return;
     }
-    Promise.resolve(this.#options.auth(request)).then(
-      (verdict) =>
-        isAccepted(verdict) ? done(true) : done(false, verdict.status, verdict.message, verdict.headers),
-      () => done(false, 500, 'Authentication failed'),
+    callAuthHook(this.#options.auth, request, this.#options.logError ?? logToStderr).then((verdict) =>
+      isAccepted(verdict) ? done(true) : done(false, verdict.status, verdict.message, verdict.headers),
     );
   }
 
