@@ -66,8 +66,9 @@ export interface McpServerOptions {
   /** Where server-side diagnostics go (default: stderr; never stdout, which may carry protocol). */
   logError?: (message: string) => void;
   /**
-   * The key that seals a multi-round request's `requestState` (AES-256-GCM), at least 16 bytes (32
-   * random bytes recommended). Give every replica the same one, so a retry may reach any of them.
+   * The key material that seals a multi-round request's `requestState` (AES-256-GCM, the key derived
+   * with HKDF): at least 32 random bytes, as a Buffer or as base64 or hex text (`openssl rand
+   * -base64 32`); a passphrase is refused. Give every replica the same one, so a retry may reach any.
    * Absent: a random key per process, which is right for a single replica only (a retry reaching
    * another process, or this one after a restart, is refused and must start over).
    */

@@ -290,6 +290,7 @@ export class McpServer {
       this.connect(sink, id, principal);
     const transport = new StreamableHttpTransport(connect, this.#httpRouting, {
       maxBodyBytes: this.#options.maxMessageBytes,
+      logError: this.#logError,
       ...options,
     });
     this.#httpTransports.push(transport);
@@ -336,6 +337,7 @@ export class McpServer {
       const { port, host, ...rest } = options.http;
       const transport = new StreamableHttpTransport(connect, this.#httpRouting, {
         maxBodyBytes: this.#options.maxMessageBytes,
+        logError: this.#logError,
         ...rest,
       });
       this.#httpTransports.push(transport);
@@ -345,6 +347,7 @@ export class McpServer {
       const { port, host, ...rest } = options.ws;
       const transport = new WebSocketTransport(connect, {
         maxPayload: this.#options.maxMessageBytes,
+        logError: this.#logError,
         ...rest,
       });
       this.#wsTransports.push(transport);

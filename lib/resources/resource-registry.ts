@@ -7,6 +7,7 @@
  * (templates): unique keys give the stable total order that cursor pagination needs.
  *
  * A read tries the exact URIs first, then the templates in template order; the first match wins.
+ * A URI longer than MAX_URI_LENGTH is refused (-32602) before any template looks at it.
  */
 
 import { readScopes } from '../auth/scopes.js';
@@ -39,6 +40,18 @@ const COMMON_KEYS = [
 ];
 const RESOURCE_KEYS = new Set([...COMMON_KEYS, 'uri', 'size']);
 const TEMPLATE_KEYS = new Set([...COMMON_KEYS, 'uriTemplate', 'complete']);
+
+/** The longest URI a client may name (resources/read, subscribe, listen), in characters. */
+export const MAX_URI_LENGTH = 8192;
+
+function checkUriLength(uri: string): void {
+  if (uri.length > MAX_URI_LENGTH) {
+    throw ProtocolError.invalidParams(
+      `The URI is ${uri.length} characters long; a resource URI may be at most ${MAX_URI_LENGTH}`,
+      { maxUriLength: MAX_URI_LENGTH },
+    );
+  }
+}
 
 export interface RegisteredTemplate {
   readonly definition: ResourceTemplateDefinition;
@@ -187,6 +200,7 @@ export class ResourceRegistry {
   }
 
   has(uri: string): boolean {
+    checkUriLength(uri);
     if (this.#exact(uri)) return true;
     return this.sortedTemplates().some(
       ({ key }) => this.#templates.get(key)!.template.match(uri) !== undefined,
@@ -200,6 +214,7 @@ export class ResourceRegistry {
   }
 
   async read(uri: string, ctx: ReadContext): Promise<ResourceContents[]> {
+    checkUriLength(uri);
     const exact = this.#exact(uri);
     if (exact) return toContents(uri, exact.definition.mimeType, await exact.definition.read(uri, ctx));
     for (const key of this.sortedTemplates().map((entry) => entry.key)) {

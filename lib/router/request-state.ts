@@ -15,6 +15,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { ProtocolError } from '../protocol/protocol-error.js';
+import { derivedKey, keyMaterial } from './request-state-key.js';
 
 /** What a round leaves for the next one. */
 export interface RoundState {
@@ -44,10 +45,11 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** Also authenticated: a token sealed for another purpose under the same key is refused. */
 const ASSOCIATED = Buffer.from('weft requestState v1');
-const MIN_KEY_BYTES = 16;
+/** The HKDF purpose of the sealing key (request-state-key.ts). */
+const PURPOSE = 'weft requestState v1 aes-256-gcm';
 
 export interface RequestStateOptions {
-  /** Shared by every replica; at least 16 bytes (32 random bytes recommended). */
+  /** Shared by every replica; at least 32 random bytes, as a Buffer or base64/hex text. */
   key?: string | Uint8Array;
   /** How long a round's state stays valid (default 10 minutes). */
   ttlMs?: number;
@@ -68,20 +70,9 @@ export class RequestStateSeal {
   readonly #ttlMs: number;
 
   constructor(options: RequestStateOptions = {}) {
-    if (options.key === undefined) {
-      this.#key = randomBytes(32);
-    } else {
-      const raw =
-        typeof options.key === 'string' ? Buffer.from(options.key, 'utf8') : Buffer.from(options.key);
-      if (raw.length < MIN_KEY_BYTES) {
-        throw new TypeError(
-          `requestStateKey must be at least ${MIN_KEY_BYTES} bytes (got ${raw.length}); use 32 random bytes, ` +
-            "e.g. require('node:crypto').randomBytes(32).toString('base64'), the same on every replica",
-        );
-      }
-      // A key of any length becomes the 32 bytes AES-256 needs.
-      this.#key = createHash('sha256').update(raw).digest();
-    }
+    // Without a key, random material per process; either way the seal uses its own derived key.
+    const material = options.key === undefined ? randomBytes(32) : keyMaterial(options.key);
+    this.#key = derivedKey(material, PURPOSE);
     this.#ttlMs = options.ttlMs ?? 10 * 60_000;
   }
 

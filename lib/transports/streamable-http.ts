@@ -15,7 +15,7 @@ import type { Principal } from '../auth/principal.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { eraOfPost } from '../protocol/http-era.js';
 import type { JsonRpcRequest } from '../protocol/json-rpc.js';
-import { type AuthHook, isAccepted } from './bearer-auth.js';
+import { type AuthHook, callAuthHook, isAccepted } from './bearer-auth.js';
 import type { Connect } from './connection.js';
 import { type CorsOptions, CorsPolicy } from './cors.js';
 import { header, reply } from './http-replies.js';
@@ -55,11 +55,14 @@ export interface StreamableHttpOptions extends OriginGuardOptions {
    */
   maxStreamBacklogBytes?: number;
   /**
-   * Runs before anything else; refuse with 401/403 (see `bearerAuth`). A hook that grants a
-   * principal binds it to what the request creates: a legacy session (another principal bringing
-   * its Mcp-Session-Id gets 404), tasks, requestStates (docs/authorization-bindings.md).
+   * Runs before anything else; refuse with 401/403 (see `bearerAuth`); a hook that throws refuses
+   * with 500. A hook that grants a principal binds it to what the request creates: a legacy session
+   * (another principal bringing its Mcp-Session-Id gets 404), tasks, requestStates
+   * (docs/authorization-bindings.md).
    */
   auth?: AuthHook;
+  /** Where diagnostics go (the server passes its own `logError`; default stderr). */
+  logError?: (message: string) => void;
   /**
    * Browser pages on these origins may call the endpoint: preflights are answered and the MCP
    * headers exposed (cors.ts). None by default, so other origins stay refused.
@@ -88,6 +91,7 @@ export class StreamableHttpTransport {
   readonly #guard: StreamableHttpOptions;
   #server: Server | undefined;
   #accepting = true;
+  readonly #logError: (message: string) => void;
 
   /**
    * `connect` opens a connection to the server (one per legacy session, one per modern request);
@@ -96,6 +100,7 @@ export class StreamableHttpTransport {
   constructor(connect: Connect, routing: ModernRouting, options: StreamableHttpOptions = {}) {
     this.#options = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, ...options };
     this.#cors = new CorsPolicy(options.cors);
+    this.#logError = options.logError ?? ((message) => process.stderr.write(`${message}\n`));
     const allowedOrigins = options.allowedOrigins;
     this.#guard =
       allowedOrigins === 'any' || options.cors === undefined
@@ -198,7 +203,7 @@ export class StreamableHttpTransport {
     // Who is calling, when the hook says: it travels with every message of this request.
     let principal: Principal | undefined;
     if (this.#options.auth) {
-      const verdict = await this.#options.auth(request);
+      const verdict = await callAuthHook(this.#options.auth, request, this.#logError);
       if (!isAccepted(verdict)) {
         return reply(response, verdict.status, ErrorCode.InvalidRequest, verdict.message, verdict.headers);
       }

@@ -20,7 +20,7 @@ import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import type { Principal } from '../auth/principal.js';
 import { failure, parseError } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
-import { type AuthHook, isAccepted } from './bearer-auth.js';
+import { type AuthHook, callAuthHook, isAccepted } from './bearer-auth.js';
 import type { Connect } from './connection.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
 
@@ -34,6 +34,8 @@ export interface WebSocketOptions extends OriginGuardOptions {
   /** Only upgrade requests for this path (default: any path). */
   path?: string;
   auth?: AuthHook;
+  /** Where diagnostics go (the server passes its own `logError`; default stderr). */
+  logError?: (message: string) => void;
 }
 
 export interface WebSocketListenOptions extends WebSocketOptions {
@@ -48,6 +50,7 @@ const SUBPROTOCOL = 'mcp';
 export const TOKEN_EXPIRED_CLOSE = { code: 1008, reason: 'token expired' } as const;
 /** setTimeout's longest delay; a later expiry is waited for in steps. */
 const MAX_TIMER_MS = 2_147_483_647;
+const logToStderr = (message: string) => process.stderr.write(`${message}\n`);
 
 export class WebSocketTransport {
   readonly #connect: Connect;
@@ -126,17 +129,14 @@ export class WebSocketTransport {
       done(true);
       return;
     }
-    Promise.resolve(this.#options.auth(request)).then(
-      (verdict) => {
-        if (!isAccepted(verdict)) return done(false, verdict.status, verdict.message, verdict.headers);
-        if (verdict !== true) {
-          if (isExpired(verdict.principal)) return done(false, 401, 'The token has expired');
-          this.#principals.set(request, verdict.principal);
-        }
-        done(true);
-      },
-      () => done(false, 500, 'Authentication failed'),
-    );
+    callAuthHook(this.#options.auth, request, this.#options.logError ?? logToStderr).then((verdict) => {
+      if (!isAccepted(verdict)) return done(false, verdict.status, verdict.message, verdict.headers);
+      if (verdict !== true) {
+        if (isExpired(verdict.principal)) return done(false, 401, 'The token has expired');
+        this.#principals.set(request, verdict.principal);
+      }
+      done(true);
+    });
   }
 
   #accept(socket: WebSocket, principal: Principal | undefined): void {
