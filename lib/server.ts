@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { callPeer, resourceUpdatedNotification, type ServerParts } from './context-views.js';
 import { Engine } from './engine/engine.js';
+import type { CallerHolding } from './engine/fair-queue.js';
 import { handleProcessSignals, shutdownAndExit } from './process-signals.js';
 import type { PromptDefinition } from './prompts/prompt-definition.js';
 import { PromptRegistry } from './prompts/prompt-registry.js';
@@ -18,6 +19,7 @@ import { encodeMessage } from './protocol/message-encoding.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './resources/resource-definition.js';
 import { ResourceRegistry } from './resources/resource-registry.js';
 import { type UiResourceDefinition, uiResourceDefinition, uiTargetProblem } from './resources/ui-resource.js';
+import { CallerKeys } from './router/caller-keys.js';
 import { addCompletionMethods } from './router/completion-methods.js';
 import { addDiscoverMethod } from './router/discover-method.js';
 import { addLifecycleMethods } from './router/lifecycle-methods.js';
@@ -34,7 +36,12 @@ import { TaskRunner } from './router/task-runner.js';
 import { detailedTask } from './router/task-wire.js';
 import { addToolMethods } from './router/tool-methods.js';
 import { serverCapabilities } from './server-capabilities.js';
-import { checkServerOptions, type ListenOptions, type McpServerOptions } from './server-options.js';
+import {
+  checkServerOptions,
+  type ListenOptions,
+  type McpServerOptions,
+  sharedCountsOf,
+} from './server-options.js';
 import { TagFilter } from './tag-filter.js';
 import { MemoryTaskStore } from './tasks/memory-task-store.js';
 import { SchemaCompiler } from './tools/schema-compiler.js';
@@ -102,8 +109,12 @@ export class McpServer {
       niceIncrement: options.pool?.niceIncrement ?? 10,
       maxCallsInFlight: options.maxCallsInFlight ?? 10_000,
       ...(options.fleet ? { fleet: options.fleet } : {}),
+      fairness: options.fairness !== false,
+      ...(options.limits?.perCaller ? { perCaller: options.limits.perCaller } : {}),
+      ...sharedCountsOf(options),
       logError: this.#logError,
     });
+    const callers = new CallerKeys(options.fairness || {});
     const identity: ServerIdentity = {
       serverInfo: {
         name: options.name,
@@ -155,6 +166,7 @@ export class McpServer {
       peer: (ctx) => callPeer(parts, ctx),
       toolNamed: (name) => this.#registry.get(name),
       onChange: (record) => this.#listens.taskChanged(record.taskId, detailedTask(record)),
+      callers,
     });
     addTaskMethods(this.#router, this.#tasks, options.pageSize ?? 100);
     addToolMethods(this.#router, {
@@ -167,6 +179,7 @@ export class McpServer {
       peer: (ctx) => callPeer(parts, ctx),
       rounds,
       tasks: this.#tasks,
+      callers,
     });
   }
 
@@ -355,8 +368,19 @@ export class McpServer {
     return { ...this.#addresses };
   }
 
-  /** Engine counters, for tests and diagnostics. */
-  get stats(): { freeThreads: number; queued: number; threads: number; inFlight: number; tasks: number } {
+  /**
+   * Engine counters, for tests and diagnostics. `callers`: each caller key that holds or waits for a
+   * slot now (or owes pool time), with its weight, the slots it holds (`running`), its calls
+   * waiting (`waiting`) and the pool time its calls held (`heldMs`).
+   */
+  get stats(): {
+    freeThreads: number;
+    queued: number;
+    threads: number;
+    inFlight: number;
+    tasks: number;
+    callers: CallerHolding[];
+  } {
     let inFlight = 0;
     for (const session of this.#sessions) inFlight += session.inFlightCount;
     return {
@@ -365,6 +389,7 @@ export class McpServer {
       threads: this.#engine.threadCount,
       inFlight,
       tasks: this.#tasks.runningCount,
+      callers: this.#engine.callers(),
     };
   }
 
