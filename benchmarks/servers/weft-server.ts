@@ -4,7 +4,8 @@ import { addDemoTools } from '../../examples/demo-tools.js';
  * The weft server under benchmark: the demo tools (examples/demo-tools.ts) plus `noop` inline and
  * `noop_blocking` in the pool, the pair that isolates the cost of dispatching to a thread.
  * Takes the same flags as the peers: --stdio, --http PORT, --ws PORT, --threads N, and --nice N
- * (the pool's niceIncrement; weft's default otherwise).
+ * (the pool's niceIncrement; weft's default otherwise), and --fairness off (first come, first served).
+ * `pool_stats` answers with `server.stats.callers`, what each caller holds and waits for.
  */
 import { McpServer } from '../../lib/index.js';
 import { readPeerOptions } from '../peers/peer-options.js';
@@ -12,11 +13,12 @@ import noopBlocking from './noop-blocking.js';
 
 const options = readPeerOptions();
 
-const server = addDemoTools(
+const server: McpServer = addDemoTools(
   new McpServer({
     name: 'weft-bench',
     version: '0.1.0',
     timeoutMs: 30_000,
+    ...(options.fairness === 'off' ? { fairness: false as const } : {}),
     pool: {
       ...(options.threads === undefined ? {} : { maxThreads: options.threads }),
       ...(options.nice === undefined ? {} : { niceIncrement: options.nice }),
@@ -29,7 +31,13 @@ const server = addDemoTools(
     inputSchema: { type: 'object', additionalProperties: false },
     handler: () => 'ok',
   })
-  .tool(noopBlocking);
+  .tool(noopBlocking)
+  .tool({
+    name: 'pool_stats',
+    description: 'What each caller holds and waits for now (server.stats.callers).',
+    inputSchema: { type: 'object', additionalProperties: false },
+    handler: (): string => JSON.stringify(server.stats.callers),
+  });
 
 await server.listen({
   stdio: options.stdio,
