@@ -229,7 +229,7 @@ export class Admission {
     for (;;) {
       const lane: Lane<Waiter> | undefined = this.#queue.peek(this.#freeThreads > 0);
       if (!lane) return;
-      const head = lane.items[0]!;
+      const head = lane.first;
       if (this.#toolFull(head.tool)) {
         this.#queue.park(lane, head.tool.name);
         continue;

@@ -54,8 +54,9 @@ export class KeyState {
   heldMs = 0;
   /** Moving average of the pool time its calls held (ms). */
   meanMs: number;
-  /** Its lanes that hold waiting calls. */
-  readonly lanes = new Set<Lane<unknown>>();
+  /** Its lanes by tool, for calls that need a thread and for those that do not; kept while it lives. */
+  readonly threadLanes = new Map<string, Lane<unknown>>();
+  readonly freeLanes = new Map<string, Lane<unknown>>();
 
   constructor(key: string, weight: number, meanMs: number) {
     this.key = key;
@@ -64,22 +65,66 @@ export class KeyState {
   }
 }
 
+/** One key's waiting calls of one tool, first come, first served (a queue with a moving head). */
 export class Lane<W> {
-  readonly id: string;
   readonly owner: KeyState;
   readonly needsThread: boolean;
-  readonly items: W[] = [];
+  #items: W[] = [];
+  #seqs: number[] = [];
+  #head = 0;
   /** Arrival number of the call at its head: orders lanes of equal tags first come, first served. */
   headSeq = 0;
-  readonly seqs: number[] = [];
   /** Where it sits in its heap; -1 when in none (empty, or parked on its tool). */
   heapIndex = -1;
   parked = false;
 
-  constructor(id: string, owner: KeyState, needsThread: boolean) {
-    this.id = id;
+  constructor(owner: KeyState, needsThread: boolean) {
     this.owner = owner;
     this.needsThread = needsThread;
+  }
+
+  get length(): number {
+    return this.#items.length - this.#head;
+  }
+
+  /** The call that starts next in this lane (the lane is not empty). */
+  get first(): W {
+    return this.#items[this.#head]!;
+  }
+
+  push(item: W, seq: number): void {
+    if (this.#items.length === this.#head) {
+      this.#items.length = 0;
+      this.#seqs.length = 0;
+      this.#head = 0;
+      this.headSeq = seq;
+    }
+    this.#items.push(item);
+    this.#seqs.push(seq);
+  }
+
+  shift(): W {
+    const item = this.#items[this.#head]!;
+    this.#items[this.#head] = undefined as W;
+    this.#head++;
+    // Taken calls are dropped in one go once they are half the array, so shifting stays O(1).
+    if (this.#head >= 64 && this.#head * 2 >= this.#items.length) {
+      this.#items = this.#items.slice(this.#head);
+      this.#seqs = this.#seqs.slice(this.#head);
+      this.#head = 0;
+    }
+    if (this.length > 0) this.headSeq = this.#seqs[this.#head]!;
+    return item;
+  }
+
+  /** Takes `item` out wherever it is (a withdrawn wait); false when it is not here. */
+  remove(item: W): boolean {
+    const index = this.#items.indexOf(item, this.#head);
+    if (index < 0) return false;
+    this.#items.splice(index, 1);
+    this.#seqs.splice(index, 1);
+    if (this.length > 0) this.headSeq = this.#seqs[this.#head]!;
+    return true;
   }
 }
 
@@ -162,7 +207,6 @@ class LaneHeap<W> {
  */
 export class FairQueue<W> {
   readonly #keys = new Map<string, KeyState>();
-  readonly #lanes = new Map<string, Lane<W>>();
   readonly #threadHeap = new LaneHeap<W>();
   readonly #freeHeap = new LaneHeap<W>();
   /** Lanes parked on their tool (by the lane's tool id) while it is at its own concurrency. */
@@ -201,27 +245,21 @@ export class FairQueue<W> {
 
   /** Queues `item` at the end of its lane (key, tool, thread or not). */
   push(owner: KeyState, toolId: string, needsThread: boolean, item: W): Lane<W> {
-    const id = `${needsThread ? 't' : 'f'}${toolId}\u0000${owner.key}`;
-    let lane = this.#lanes.get(id);
-    // A lane left parked and empty may belong to a key state since forgotten: start a new one.
-    if (!lane || lane.owner !== owner) {
-      lane = new Lane<W>(id, owner, needsThread);
-      this.#lanes.set(id, lane);
+    const lanes = (needsThread ? owner.threadLanes : owner.freeLanes) as Map<string, Lane<W>>;
+    let lane = lanes.get(toolId);
+    if (!lane) {
+      lane = new Lane<W>(owner, needsThread);
+      lanes.set(toolId, lane);
     }
     // A key that had nothing waiting comes back at the current virtual time, with no banked credit.
     if (this.#fair && owner.waiting === 0 && owner.tag < this.#virtualTime) {
       this.#retag(owner, this.#virtualTime);
     }
     const seq = this.#nextSeq++;
-    lane.items.push(item);
-    lane.seqs.push(seq);
+    lane.push(item, seq);
     owner.waiting++;
     this.#size++;
-    if (lane.items.length === 1) {
-      lane.headSeq = seq;
-      owner.lanes.add(lane as Lane<unknown>);
-      if (!lane.parked) this.#heapOf(lane).push(lane);
-    }
+    if (lane.length === 1 && !lane.parked) this.#heapOf(lane).push(lane);
     return lane;
   }
 
@@ -240,8 +278,7 @@ export class FairQueue<W> {
 
   /** How many calls of `owner` wait for tool `toolId` (one lane). */
   waitingIn(owner: KeyState, toolId: string, needsThread: boolean): number {
-    const lane = this.#lanes.get(`${needsThread ? 't' : 'f'}${toolId}\u0000${owner.key}`);
-    return lane?.owner === owner ? lane.items.length : 0;
+    return (needsThread ? owner.threadLanes : owner.freeLanes).get(toolId)?.length ?? 0;
   }
 
   /** Takes `lane` out of the running until its tool (`toolId`) has room: see `unpark`. */
@@ -260,15 +297,13 @@ export class FairQueue<W> {
     this.#parked.delete(toolId);
     for (const lane of parked) {
       lane.parked = false;
-      if (lane.items.length > 0) this.#heapOf(lane).push(lane);
-      else if (this.#lanes.get(lane.id) === lane) this.#lanes.delete(lane.id);
+      if (lane.length > 0) this.#heapOf(lane).push(lane);
     }
   }
 
   /** Takes the head of `lane` for a grant, charging its key (see `charge`). */
   shift(lane: Lane<W>): W {
-    const item = lane.items.shift()!;
-    lane.seqs.shift();
+    const item = lane.shift();
     this.#size--;
     lane.owner.waiting--;
     this.#afterRemoval(lane);
@@ -277,10 +312,7 @@ export class FairQueue<W> {
 
   /** Takes `item` out of `lane` (a withdrawn wait); false when it is no longer there. */
   withdraw(lane: Lane<W>, item: W): boolean {
-    const index = lane.items.indexOf(item);
-    if (index < 0) return false;
-    lane.items.splice(index, 1);
-    lane.seqs.splice(index, 1);
+    if (!lane.remove(item)) return false;
     this.#size--;
     lane.owner.waiting--;
     this.#afterRemoval(lane);
@@ -337,18 +369,13 @@ export class FairQueue<W> {
 
   #retag(owner: KeyState, tag: number): void {
     owner.tag = tag;
-    for (const lane of owner.lanes) this.#heapOf(lane as Lane<W>).update(lane as Lane<W>);
+    for (const lane of owner.threadLanes.values()) this.#threadHeap.update(lane as Lane<W>);
+    for (const lane of owner.freeLanes.values()) this.#freeHeap.update(lane as Lane<W>);
   }
 
   #afterRemoval(lane: Lane<W>): void {
-    if (lane.items.length === 0) {
-      this.#heapOf(lane).remove(lane);
-      lane.owner.lanes.delete(lane as Lane<unknown>);
-      if (!lane.parked) this.#lanes.delete(lane.id);
-      return;
-    }
-    lane.headSeq = lane.seqs[0]!;
-    this.#heapOf(lane).update(lane);
+    if (lane.length === 0) this.#heapOf(lane).remove(lane);
+    else this.#heapOf(lane).update(lane);
   }
 
   #heapOf(lane: Lane<W>): LaneHeap<W> {
