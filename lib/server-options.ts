@@ -7,8 +7,11 @@ import type { Principal } from './auth/principal.js';
 import { readScopes } from './auth/scopes.js';
 import { checkFleetOptions, type FleetOptions } from './engine/fleet-options.js';
 import { type CacheOptions, checkCacheOptions } from './router/cache-hints.js';
+import { checkFairnessOptions, type FairnessOptions } from './router/caller-keys.js';
 import { checkTags } from './tag-filter.js';
+import { RedisTaskStore, redisOfTaskStore } from './tasks/redis-task-store.js';
 import type { TaskStore } from './tasks/task-store.js';
+import { checkLimits, type LimitsOption } from './tools/per-caller-limits.js';
 import type { HttpListenOptions } from './transports/streamable-http.js';
 import type { WebSocketListenOptions } from './transports/websocket.js';
 
@@ -94,6 +97,20 @@ export interface McpServerOptions {
    * false: each caller sees only what it may use). Calls are checked either way.
    */
   listOutOfScope?: boolean;
+  /**
+   * How the pool is shared between callers (see README, "Sharing the pool"). By default each
+   * caller (the principal, else the legacy session, else the connection) gets a fair share of the
+   * slots by pool time used; `key` and `weight` choose other callers and shares. `false`: first
+   * come, first served, whoever calls.
+   */
+  fairness?: false | FairnessOptions;
+  /**
+   * What each caller may hold and spend, server-wide (tools add their own `limits`): calls in
+   * flight, calls waiting, calls per minute, pool time per minute. A call over a limit is refused
+   * at once (-32013, the limit and `retryAfterMs` in its data). With a fleet or a RedisTaskStore,
+   * the counts are shared by every replica through that Redis.
+   */
+  limits?: LimitsOption;
 }
 
 /** `listen({ stdio: { principal } })`: who the stdio client is, in place of OAuth. */
@@ -158,6 +175,8 @@ const SERVER_OPTION_KEYS = new Set([
   'fleet',
   'scopesSupported',
   'listOutOfScope',
+  'fairness',
+  'limits',
 ]);
 const TASK_OPTION_KEYS = new Set(['store', 'ttlMs', 'pollIntervalMs']);
 const POOL_OPTION_KEYS = new Set(['maxThreads', 'maxQueue', 'graceMs', 'niceIncrement']);
@@ -231,6 +250,27 @@ export function checkServerOptions(options: McpServerOptions): void {
   if (options.listOutOfScope !== undefined && typeof options.listOutOfScope !== 'boolean') {
     throw new TypeError('McpServer: listOutOfScope must be true or false');
   }
+  checkFairnessOptions(options.fairness);
+  checkLimits(options.limits, 'McpServer: limits');
   checkTags(options.enabledTags, 'McpServer: enabledTags');
   checkTags(options.disabledTags, 'McpServer: disabledTags');
+}
+
+/**
+ * Where per-caller counts are shared by replicas: the fleet's Redis, else the RedisTaskStore's
+ * (under its key prefix); neither: each server counts its own callers.
+ */
+export function sharedCountsOf(options: McpServerOptions): {
+  sharedCounts?: { url: string; keyPrefix?: string };
+} {
+  if (options.fleet)
+    return {
+      sharedCounts: { url: options.fleet.redis, keyPrefix: `weft:${options.fleet.queue ?? 'weft'}:limits:` },
+    };
+  const store = options.tasks?.store;
+  if (store instanceof RedisTaskStore) {
+    const { url, keyPrefix } = redisOfTaskStore(store);
+    return { sharedCounts: { url, keyPrefix: `${keyPrefix}limits:` } };
+  }
+  return {};
 }

@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import { makePrincipal, type Principal } from './auth/principal.js';
 import { callPeer, resourceUpdatedNotification, type ServerParts } from './context-views.js';
 import { Engine } from './engine/engine.js';
+import type { CallerHolding } from './engine/fair-queue.js';
 import { handleProcessSignals, shutdownAndExit } from './process-signals.js';
 import type { PromptDefinition } from './prompts/prompt-definition.js';
 import { PromptRegistry } from './prompts/prompt-registry.js';
@@ -19,6 +20,7 @@ import { encodeMessage } from './protocol/message-encoding.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './resources/resource-definition.js';
 import { ResourceRegistry } from './resources/resource-registry.js';
 import { type UiResourceDefinition, uiResourceDefinition, uiTargetProblem } from './resources/ui-resource.js';
+import { CallerKeys } from './router/caller-keys.js';
 import { addCompletionMethods } from './router/completion-methods.js';
 import { addDiscoverMethod } from './router/discover-method.js';
 import { addLifecycleMethods } from './router/lifecycle-methods.js';
@@ -40,6 +42,7 @@ import {
   type ListenOptions,
   type McpServerOptions,
   type StdioListenOptions,
+  sharedCountsOf,
 } from './server-options.js';
 import { TagFilter } from './tag-filter.js';
 import { MemoryTaskStore } from './tasks/memory-task-store.js';
@@ -111,8 +114,12 @@ export class McpServer {
       niceIncrement: options.pool?.niceIncrement ?? 10,
       maxCallsInFlight: options.maxCallsInFlight ?? 10_000,
       ...(options.fleet ? { fleet: options.fleet } : {}),
+      fairness: options.fairness !== false,
+      ...(options.limits?.perCaller ? { perCaller: options.limits.perCaller } : {}),
+      ...sharedCountsOf(options),
       logError: this.#logError,
     });
+    const callers = new CallerKeys(options.fairness || {});
     const identity: ServerIdentity = {
       serverInfo: {
         name: options.name,
@@ -166,6 +173,7 @@ export class McpServer {
       peer: (ctx) => callPeer(parts, ctx),
       toolNamed: (name) => this.#registry.get(name),
       onChange: (record) => this.#listens.taskChanged(record.taskId, record.principal, detailedTask(record)),
+      callers,
     });
     addTaskMethods(this.#router, this.#tasks, options.pageSize ?? 100);
     addToolMethods(this.#router, {
@@ -179,6 +187,7 @@ export class McpServer {
       rounds,
       tasks: this.#tasks,
       listOutOfScope,
+      callers,
     });
   }
 
@@ -378,8 +387,19 @@ export class McpServer {
     return { ...this.#addresses };
   }
 
-  /** Engine counters, for tests and diagnostics. */
-  get stats(): { freeThreads: number; queued: number; threads: number; inFlight: number; tasks: number } {
+  /**
+   * Engine counters, for tests and diagnostics. `callers`: each caller key that holds or waits for a
+   * slot now (or owes pool time), with its weight, the slots it holds (`running`), its calls
+   * waiting (`waiting`) and the pool time its calls held (`heldMs`).
+   */
+  get stats(): {
+    freeThreads: number;
+    queued: number;
+    threads: number;
+    inFlight: number;
+    tasks: number;
+    callers: CallerHolding[];
+  } {
     let inFlight = 0;
     for (const session of this.#sessions) inFlight += session.inFlightCount;
     return {
@@ -388,6 +408,7 @@ export class McpServer {
       threads: this.#engine.threadCount,
       inFlight,
       tasks: this.#tasks.runningCount,
+      callers: this.#engine.callers(),
     };
   }
 

@@ -12,6 +12,8 @@ export interface PeerOptions {
   wsPort: number | undefined;
   threads: number | undefined;
   nice: number | undefined;
+  /** weft only: `--fairness off` serves callers first come, first served (the fairness option). */
+  fairness: 'on' | 'off';
 }
 
 export const UNSUPPORTED_TRANSPORT_EXIT = 3;
@@ -25,6 +27,7 @@ export function readPeerOptions(argv: string[] = process.argv.slice(2)): PeerOpt
       ws: { type: 'string' },
       threads: { type: 'string' },
       nice: { type: 'string' },
+      fairness: { type: 'string', default: 'on' },
     },
     strict: true,
   });
@@ -35,6 +38,7 @@ export function readPeerOptions(argv: string[] = process.argv.slice(2)): PeerOpt
     wsPort: int(values.ws),
     threads: int(values.threads),
     nice: int(values.nice),
+    fairness: values.fairness === 'off' ? 'off' : 'on',
   };
 }
 

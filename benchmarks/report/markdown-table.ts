@@ -7,7 +7,16 @@ import { REPORTED_SERVERS } from '../servers/server-catalog.js';
 import type { Measurement, Note } from './measurement.js';
 
 /** Parameters that tell points apart; the rest (workload details) are the same on every row. */
-const POINT_KEYS = ['k', 'concurrency', 'threads', 'workers', 'mode', 'neighbours', 'nice_increment'];
+const POINT_KEYS = [
+  'phase',
+  'k',
+  'concurrency',
+  'threads',
+  'workers',
+  'mode',
+  'neighbours',
+  'nice_increment',
+];
 
 export function formatNumber(value: number): string {
   if (!Number.isFinite(value)) return String(value);

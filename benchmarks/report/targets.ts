@@ -105,6 +105,40 @@ export function checkTargets(
   checks.push(transportTailTarget(measurements));
   checks.push(...checkModernHttpTargets(measurements));
   checks.push(...checkAuthTargets(measurements));
+  checks.push(...noisyNeighbourTargets(measurements));
+  return checks;
+}
+
+/** Issue 21: a caller beside a noisy one keeps its latency, and fairness costs no throughput. */
+function noisyNeighbourTargets(measurements: readonly Measurement[]): TargetCheck[] {
+  const latency = "with fairness, B's p99 beside A (32 in flight) is <= 3x B's p50 alone";
+  const throughput = "with fairness, total throughput beside A is >= 0.95x weft's with fairness off";
+  const at = (server: string, metric: string, phase: string) =>
+    find(measurements, 'noisy-neighbour', server, metric, { phase }, 'http')?.value;
+  const alone = at('weft', 'b_p50', 'B alone');
+  const beside = at('weft', 'b_p99', 'B beside A');
+  const checks: TargetCheck[] = [];
+  if (alone !== undefined && beside !== undefined) {
+    const fifo = at('weft-fifo', 'b_p99_over_alone_p50', 'B beside A');
+    const peer = at('sdk-piscina', 'b_p99_over_alone_p50', 'B beside A');
+    checks.push({
+      target: latency,
+      measured:
+        `${formatNumber(beside)} ms vs ${formatNumber(alone)} ms: ${formatNumber(beside / alone)}x` +
+        (fifo === undefined ? '' : ` (fairness off: ${formatNumber(fifo)}x`) +
+        (peer === undefined ? (fifo === undefined ? '' : ')') : `, SDK + Piscina: ${formatNumber(peer)}x)`),
+      met: beside <= 3 * alone,
+    });
+  } else checks.push(unmeasured(latency));
+  const fair = at('weft', 'total_calls_per_s', 'B beside A');
+  const off = at('weft-fifo', 'total_calls_per_s', 'B beside A');
+  if (fair !== undefined && off !== undefined) {
+    checks.push({
+      target: throughput,
+      measured: `${formatNumber(fair)} vs ${formatNumber(off)} calls/s: ${formatNumber(fair / off)}x`,
+      met: fair >= 0.95 * off,
+    });
+  } else checks.push(unmeasured(throughput));
   return checks;
 }
 

@@ -8,6 +8,7 @@ import { fleet } from './fleet.js';
 import { memory } from './memory.js';
 import { modernHttp } from './modern-http.js';
 import { modernHttpAuth } from './modern-http-auth.js';
+import { noisyNeighbour } from './noisy-neighbour.js';
 import { responsiveness } from './responsiveness.js';
 import type { Scenario } from './scenario.js';
 import { timeouts } from './timeouts.js';
@@ -21,6 +22,7 @@ export const SCENARIOS: readonly Scenario[] = [
   modernHttp,
   modernHttpAuth,
   fleet,
+  noisyNeighbour,
   timeouts,
   memory,
   coTenants,

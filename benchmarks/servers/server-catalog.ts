@@ -9,6 +9,7 @@ import type { TransportName } from '../load/wire.js';
 export type ServerId =
   | 'weft'
   | 'weft-auth'
+  | 'weft-fifo'
   | 'weft-fleet'
   | 'sdk'
   | 'sdk-piscina'
@@ -125,6 +126,21 @@ export const fleetServerSpec = (redis: string, queue: string): ServerSpec => ({
   }),
 });
 
+/**
+ * weft with `fairness: false` (first come, first served whoever calls), beside weft in the
+ * noisy-neighbour scenario only: the same server, one option apart.
+ */
+export const WEFT_FIFO_SERVER: ServerSpec = {
+  id: 'weft-fifo',
+  label: 'weft, fairness off',
+  blockingNoop: 'noop_blocking',
+  hasPool: true,
+  command: (transport, port) => ({
+    script: dist('./weft-server.js'),
+    args: [...transportFlags(transport, port), '--fairness', 'off'],
+  }),
+};
+
 /** Every server a report may name, in the order of its columns. */
 /**
  * The weft benchmark server protected by `oauthResourceServer` (modern-http-auth), trusting the
@@ -144,8 +160,10 @@ export function weftProtectedBy(issuer: string, audience: string): ServerSpec {
 }
 
 export const REPORTED_SERVERS: readonly ServerSpec[] = [
-  ...SERVERS,
+  SERVERS[0]!,
   weftProtectedBy('', ''),
+  WEFT_FIFO_SERVER,
+  ...SERVERS.slice(1),
   SDK_V2_SERVER,
   FLOOR_SERVER,
   BARE_PISCINA,

@@ -26,6 +26,8 @@ export interface RunningServer {
   spec: ServerSpec;
   transport: TransportName;
   pid: number;
+  /** The network port it serves (0 over stdio): for scenarios that open more clients. */
+  port: number;
   client: LoadClient;
   /** Stops the server (SIGTERM, then SIGKILL after 500 ms) and waits until it has exited. */
   stop(): Promise<void>;
@@ -100,7 +102,7 @@ export async function startServer(
       exited.then((why) => Promise.reject(new TransportUnavailable(why))),
       timeout,
     ]);
-    return { spec, transport, pid: child.pid!, client, stop };
+    return { spec, transport, pid: child.pid!, port, client, stop };
   } catch (error) {
     await stop();
     if (error instanceof TransportUnavailable) throw error;

@@ -4,8 +4,9 @@ import { addDemoTools } from '../../examples/demo-tools.js';
  * The weft server under benchmark: the demo tools (examples/demo-tools.ts) plus `noop` inline and
  * `noop_blocking` in the pool, the pair that isolates the cost of dispatching to a thread.
  * Takes the same flags as the peers: --stdio, --http PORT, --ws PORT, --threads N, and --nice N
- * (the pool's niceIncrement; weft's default otherwise). `--issuer URL --audience URL` protects the
- * HTTP endpoint with `oauthResourceServer` (the modern-http-auth scenario).
+ * (the pool's niceIncrement; weft's default otherwise), and --fairness off (first come, first served).
+ * `--issuer URL --audience URL` protects the HTTP endpoint with `oauthResourceServer` (the
+ * modern-http-auth scenario). `pool_stats` answers with `server.stats.callers`, what each caller holds and waits for.
  */
 import { McpServer, oauthResourceServer } from '../../lib/index.js';
 import { readPeerOptions } from '../peers/peer-options.js';
@@ -22,11 +23,12 @@ const audience = own('--audience');
 const auth = issuer ? oauthResourceServer({ issuer, audience }) : undefined;
 const options = readPeerOptions(argv);
 
-const server = addDemoTools(
+const server: McpServer = addDemoTools(
   new McpServer({
     name: 'weft-bench',
     version: '0.1.0',
     timeoutMs: 30_000,
+    ...(options.fairness === 'off' ? { fairness: false as const } : {}),
     pool: {
       ...(options.threads === undefined ? {} : { maxThreads: options.threads }),
       ...(options.nice === undefined ? {} : { niceIncrement: options.nice }),
@@ -39,7 +41,13 @@ const server = addDemoTools(
     inputSchema: { type: 'object', additionalProperties: false },
     handler: () => 'ok',
   })
-  .tool(noopBlocking);
+  .tool(noopBlocking)
+  .tool({
+    name: 'pool_stats',
+    description: 'What each caller holds and waits for now (server.stats.callers).',
+    inputSchema: { type: 'object', additionalProperties: false },
+    handler: (): string => JSON.stringify(server.stats.callers),
+  });
 
 await server.listen({
   stdio: options.stdio,

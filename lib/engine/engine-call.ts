@@ -9,6 +9,7 @@ import type { ResourcesView } from '../resources/resources-view.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
 import type { LogLevel, ToolsView } from '../tools/tool-context.js';
 import type { Cancellation } from './cancellation.js';
+import type { Caller } from './fair-queue.js';
 
 export interface CallEvents {
   /** Present only when the client asked for progress (a progressToken). */
@@ -26,6 +27,12 @@ export interface EngineCall {
   /** Cancelled with reason 'cancelled' (client) or 'shutdown' (server stopping). */
   cancellation: Cancellation;
   events: CallEvents;
+  /**
+   * Who the call is for: an opaque key (chosen by the router: principal, session, connection, or
+   * the server's `fairness.key`) and its weight. Slots are shared fairly between keys, and the
+   * per-caller limits count per key. Absent: the anonymous caller.
+   */
+  caller?: Caller;
   /** How the handler reaches the client and the server (ctx.elicit, ctx.sample, ctx.tools()...). */
   peer?: CallPeer;
   /** Who is calling (ctx.auth), carried to wherever the handler runs; undefined without auth. */

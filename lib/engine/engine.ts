@@ -10,6 +10,8 @@
  * A blocking tool placed on the fleet runs on a `weft worker` instead (fleet-executor.ts); its
  * calls are admitted here like any other, and decided with the same outcomes.
  */
+
+import type { PerCallerLimits } from '../tools/per-caller-limits.js';
 import type {
   RegisteredBlockingTool,
   RegisteredInlineTool,
@@ -17,13 +19,18 @@ import type {
 } from '../tools/registered-tool.js';
 import type { Placement } from '../tools/tool-definition.js';
 import { Admission } from './admission.js';
+import { LocalCallerCounts } from './caller-counts.js';
+import { type CallerEntry, CallerLimits } from './caller-limits.js';
 import type { EngineCall } from './engine-call.js';
+import { ANONYMOUS, type CallerHolding } from './fair-queue.js';
 import { FleetExecutor } from './fleet-executor.js';
 import type { FleetOptions } from './fleet-options.js';
 import { InlineExecutor } from './inline-executor.js';
+import { type LimitExceeded, limitMessage } from './limit-exceeded.js';
 import type { Outcome } from './outcome.js';
 import { PoolExecutor } from './pool-executor.js';
 import { ProcessExecutor } from './process-executor.js';
+import { SharedCallerCounts } from './shared-caller-counts.js';
 
 export interface EngineOptions {
   /** Worker threads for blocking tools (default: the machine's available parallelism). */
@@ -42,6 +49,15 @@ export interface EngineOptions {
   maxCallsInFlight?: number;
   /** Where blocking tools placed on the fleet run (`weft worker` processes); absent: none are. */
   fleet?: FleetOptions;
+  /**
+   * Share slots fairly between callers (`EngineCall.caller`), by pool time and weight (default
+   * true); false: first come, first served, whoever calls.
+   */
+  fairness?: boolean;
+  /** What each caller may hold and spend, server-wide (tools add their own `limits`). */
+  perCaller?: PerCallerLimits;
+  /** A Redis: per-caller counts are shared there by every replica; absent: counted here. */
+  sharedCounts?: { url: string; keyPrefix?: string };
   logError: (message: string) => void;
 }
 
@@ -52,10 +68,23 @@ export class Engine {
   readonly #processes: ProcessExecutor;
   readonly #fleet: FleetExecutor | undefined;
   readonly #maxCallsInFlight: number;
+  readonly #limits: CallerLimits;
+  readonly #sharedCounts: SharedCallerCounts | undefined;
   #callsInFlight = 0;
 
   constructor(options: EngineOptions) {
-    this.#admission = new Admission({ threads: options.maxThreads, maxQueue: options.maxQueue });
+    this.#sharedCounts =
+      options.sharedCounts === undefined
+        ? undefined
+        : new SharedCallerCounts({ ...options.sharedCounts, logError: options.logError });
+    this.#limits = new CallerLimits(options.perCaller, this.#sharedCounts ?? new LocalCallerCounts());
+    this.#admission = new Admission({
+      threads: options.maxThreads,
+      maxQueue: options.maxQueue,
+      fairness: options.fairness ?? true,
+      ...(options.perCaller?.queued === undefined ? {} : { perCallerQueued: options.perCaller.queued }),
+      onHeld: (caller, tool, heldMs) => this.#limits.charge(caller, tool, heldMs),
+    });
     this.#inline = new InlineExecutor(this.#admission);
     this.#pool = new PoolExecutor(this.#admission, options);
     // Process-isolated tools share the thread slots: both stand for a core's worth of work.
@@ -75,7 +104,27 @@ export class Engine {
       });
     }
     this.#callsInFlight++;
-    return this.#dispatch(call).finally(() => this.#callsInFlight--);
+    return this.#enter(call).finally(() => this.#callsInFlight--);
+  }
+
+  /** The caller's limits first (when any apply): a call over one is refused before anything runs. */
+  #enter(call: EngineCall): Promise<Outcome> {
+    if (!this.#limits.applies(call.tool)) return this.#dispatch(call);
+    const entered = this.#limits.enter(call.caller ?? ANONYMOUS, call.tool);
+    return entered instanceof Promise
+      ? entered.then((entry) => this.#entered(call, entry))
+      : this.#entered(call, entered);
+  }
+
+  #entered(call: EngineCall, entry: CallerEntry | LimitExceeded): Promise<Outcome> {
+    if ('limit' in entry) {
+      return Promise.resolve({
+        kind: 'overloaded',
+        reason: limitMessage(entry, call.tool.name),
+        limit: entry,
+      });
+    }
+    return this.#dispatch(call).finally(() => entry.leave());
   }
 
   #dispatch(call: EngineCall): Promise<Outcome> {
@@ -118,6 +167,16 @@ export class Engine {
     await this.#fleet?.open();
   }
 
+  /** What each caller key holds (slots) and waits for now; fairness on or off. */
+  callers(): CallerHolding[] {
+    return this.#admission.holdings();
+  }
+
+  /** Whether per-caller counts are shared through Redis now (undefined: not configured to be). */
+  get countsShared(): boolean | undefined {
+    return this.#sharedCounts?.shared;
+  }
+
   /** Thread slots not held by a running or dying call. */
   get freeThreads(): number {
     return this.#admission.freeThreads;
@@ -137,6 +196,11 @@ export class Engine {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.#pool.close(), this.#processes.close(), this.#fleet?.close()]);
+    await Promise.all([
+      this.#pool.close(),
+      this.#processes.close(),
+      this.#fleet?.close(),
+      this.#sharedCounts?.close(),
+    ]);
   }
 }

@@ -16,6 +16,7 @@ import type { Cancellation } from './cancellation.js';
 import type { EngineCall } from './engine-call.js';
 import { InlineToolContext } from './inline-tool-context.js';
 import type { Outcome } from './outcome.js';
+import { overloaded } from './pooled-call.js';
 
 export class InlineExecutor {
   readonly #admission: Admission;
@@ -54,7 +55,7 @@ export class InlineExecutor {
         ctx.abandon(reason);
         return { kind: 'cancelled', reason };
       }
-      if (error instanceof OverloadedError) return { kind: 'overloaded', reason: error.message };
+      if (error instanceof OverloadedError) return overloaded(error);
       if (error instanceof MissingClientCapabilityError) {
         return { kind: 'tool-error', message: error.message, missingCapability: error.capability };
       }
@@ -67,7 +68,7 @@ export class InlineExecutor {
     call: EngineCall & { tool: RegisteredInlineTool },
     ctx: InlineToolContext,
   ): Promise<unknown> {
-    const release = await this.#admission.acquire(call.tool, false, ctx.signal);
+    const release = await this.#admission.acquire(call.tool, false, ctx.signal, call.caller);
     try {
       return await call.tool.handler(call.args as never, ctx);
     } finally {

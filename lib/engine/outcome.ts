@@ -3,6 +3,7 @@
  * alone decides what each looks like on the wire.
  */
 import type { Question } from '../tools/client-questions.js';
+import type { LimitExceeded } from './limit-exceeded.js';
 
 export type Outcome =
   /** The handler returned; `value` is what it returned, not yet shaped into a CallToolResult. */
@@ -22,7 +23,5 @@ export type Outcome =
   /** The worker running the call died (exit, out of memory, crash); the server lives on. */
   /** `publicReason`: what stopped it, safe to show the client (default: the worker died). */
   | { kind: 'panicked'; detail: string; publicReason?: string }
-  /** The bounded queue was full; nothing ran. */
-  | { kind: 'overloaded'; reason: string };
-
-export type OutcomeKind = Outcome['kind'];
+  /** The bounded queue was full, or `limit`: the caller is over one of its limits; nothing ran. */
+  | { kind: 'overloaded'; reason: string; limit?: LimitExceeded };

@@ -84,7 +84,7 @@ class PooledCall implements CallDecision {
       return;
     }
     // The common case, a free slot, starts at once: no promise hop, no AbortController.
-    const free = this.#admission.tryAcquire(call.tool, this.#hooks.needsThread ?? true);
+    const free = this.#admission.tryAcquire(call.tool, this.#hooks.needsThread ?? true, call.caller);
     if (free) this.#start(free, false);
     else this.#queue();
     // The deadline and the cancel listener are armed once the work has started or queued. Nothing
@@ -124,14 +124,26 @@ class PooledCall implements CallDecision {
   }
 
   #queue(): void {
-    const wait = this.#admission.enqueue(this.#call.tool, this.#hooks.needsThread ?? true, (release) => {
-      this.#waiting = undefined;
-      if (this.decided) release();
-      else this.#start(release, true);
-    });
-    if (wait instanceof OverloadedError) this.decide({ kind: 'overloaded', reason: wait.message });
+    const wait = this.#admission.enqueue(
+      this.#call.tool,
+      this.#hooks.needsThread ?? true,
+      (release) => {
+        this.#waiting = undefined;
+        if (this.decided) release();
+        else this.#start(release, true);
+      },
+      this.#call.caller,
+    );
+    if (wait instanceof OverloadedError) this.decide(overloaded(wait));
     else this.#waiting = wait;
   }
+}
+
+/** The outcome of a refusal by the queue, or by the caller's own queued limit. */
+export function overloaded(error: OverloadedError): Outcome {
+  return error.limit
+    ? { kind: 'overloaded', reason: error.message, limit: error.limit }
+    : { kind: 'overloaded', reason: error.message };
 }
 
 /** What a worker's answer means for its call: the handler's value, or the error it returned. */

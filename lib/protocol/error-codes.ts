@@ -1,7 +1,8 @@
 /**
  * JSON-RPC 2.0 error codes as numbers on the wire.
  *
- * The standard ones come from the JSON-RPC spec. `Overloaded`, `ShuttingDown` and `InsufficientScope` are weft's own, from
+ * The standard ones come from the JSON-RPC spec. `Overloaded`, `ShuttingDown`, `InsufficientScope` and
+ * `LimitExceeded` are weft's own, from
  * the implementation-defined range (-32000..-32019), so clients can tell "try later" apart from a bug.
  * -32020..-32022 are the 2026-07-28 specification's own codes.
  */
@@ -21,6 +22,11 @@ export const ErrorCode = {
    * stdio, which have no status line, get this error.
    */
   InsufficientScope: -32012,
+  /**
+   * The caller is over one of its own limits (`limits.perCaller`); nothing ran. `data` says which
+   * (`limit`, `scope`, `max`) and when a retry may pass (`retryAfterMs`).
+   */
+  LimitExceeded: -32013,
   /**
    * Up to 2025-11-25: no resource has the URI read (the spec's own code). The 2026-07-28 era answers
    * -32602 with `data.uri` instead and must never send this one.

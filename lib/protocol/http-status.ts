@@ -17,6 +17,7 @@ const MODERN_STATUS: ReadonlyMap<number, number> = new Map([
   [ErrorCode.MissingRequiredClientCapability, 400],
   [ErrorCode.UnsupportedProtocolVersion, 400],
   [ErrorCode.Overloaded, 503],
+  [ErrorCode.LimitExceeded, 429],
   [ErrorCode.ShuttingDown, 503],
   [ErrorCode.InsufficientScope, 403],
 ]);
@@ -30,4 +31,17 @@ export function httpStatusFor(era: Era, code: number, fromEnvelope = false): num
   if (era === 'legacy') return 200;
   if (code === ErrorCode.InvalidParams) return fromEnvelope ? 400 : 200;
   return MODERN_STATUS.get(code) ?? 200;
+}
+
+/**
+ * Headers an error response carries beyond its status: `Retry-After` (whole seconds, rounded up)
+ * for an error whose data says when to retry (`retryAfterMs`: a caller over its limits). The
+ * legacy era answers errors in-band, with no such header.
+ */
+export function httpHeadersFor(era: Era, data: unknown): Record<string, string> | undefined {
+  if (era === 'legacy' || typeof data !== 'object' || data === null) return undefined;
+  const retryAfterMs = (data as { retryAfterMs?: unknown }).retryAfterMs;
+  if (typeof retryAfterMs !== 'number' || !Number.isFinite(retryAfterMs) || retryAfterMs < 0)
+    return undefined;
+  return { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) };
 }

@@ -21,6 +21,7 @@ import {
   toolFailure,
   unsendable,
 } from '../tools/result-shaping.js';
+import { overloadedError } from './limit-errors.js';
 import type { MessageSink } from './session.js';
 
 export function finalChange(record: TaskRecord, tool: RegisteredTool, outcome: Outcome): TaskChange {
@@ -63,8 +64,10 @@ export function finalChange(record: TaskRecord, tool: RegisteredTool, outcome: O
       return asResult(timeoutResult(tool, outcome.limitMs) as unknown as Record<string, unknown>);
     case 'panicked':
       return asError(ErrorCode.InternalError, panicMessage(tool.name, outcome.publicReason));
-    case 'overloaded':
-      return asError(ErrorCode.Overloaded, outcome.reason);
+    case 'overloaded': {
+      const error = overloadedError(outcome);
+      return asError(error.code, error.message, error.data);
+    }
     case 'cancelled':
       return shutDown(tool);
     case 'input-required':

@@ -38,6 +38,7 @@ import {
   questionsOf,
 } from '../tools/client-questions.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
+import type { CallerKeys } from './caller-keys.js';
 import type { MethodContext } from './method-table.js';
 import type { Session } from './session.js';
 import { adoptTask } from './task-adoption.js';
@@ -61,6 +62,8 @@ export interface TaskRunnerOptions {
   toolNamed?: (name: string) => RegisteredTool | undefined;
   /** Called on every replica when a task's record changed (for `notifications/tasks`). */
   onChange?: (record: TaskRecord) => void;
+  /** Whom each task's call is for (fair admission, per-caller limits); a task counts while it runs. */
+  callers?: CallerKeys;
 }
 
 /** A task running on this replica. */
@@ -249,6 +252,7 @@ export class TaskRunner {
       : ctx;
     const peer = this.#options.peer ? { peer: this.#options.peer(taskCtx) } : {};
     const budgetMs = effectiveBudgetMs(this.#options.timeoutMs, tool.timeoutMs);
+    const caller = this.#options.callers ? { caller: this.#options.callers.callerOf(ctx, tool, args) } : {};
     let answers = record.answers ?? {};
     let state = record.state;
     for (let round = 0; ; round++) {
@@ -260,6 +264,7 @@ export class TaskRunner {
         events: SILENT,
         auth: ctx.scope.principal,
         ...peer,
+        ...caller,
         inputs: state === undefined ? { answers } : { answers, state },
         // On the fleet the work may outlive this replica: the record says which job to follow.
         onFleetJob: (fleetJob) => {

@@ -32,7 +32,9 @@ import {
 } from '../tools/result-shaping.js';
 import type { Checked } from '../tools/standard-schema-check.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
+import type { CallerKeys } from './caller-keys.js';
 import { decodeCursor, encodeCursor, firstAfter } from './cursor.js';
+import { overloadedError } from './limit-errors.js';
 import { type MethodContext, NO_RESPONSE } from './method-table.js';
 import { askLive, type MrtrRounds, missingCapabilityError } from './mrtr-rounds.js';
 import type { Router } from './router.js';
@@ -59,6 +61,8 @@ export interface ToolMethodOptions {
   tasks?: TaskRunner;
   /** List tools whose scopes a caller lacks too (default false: a caller sees what it may call). */
   listOutOfScope?: boolean;
+  /** Whom each call is for, for fair admission and per-caller limits (absent: one anonymous caller). */
+  callers?: CallerKeys;
 }
 
 export function addToolMethods(router: Router, options: ToolMethodOptions): void {
@@ -160,6 +164,7 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
     try {
       const budgetMs = effectiveBudgetMs(options.timeoutMs, tool.timeoutMs);
       const peer = options.peer ? { peer: options.peer(ctx) } : {};
+      const caller = options.callers ? { caller: options.callers.callerOf(ctx, tool, args) } : {};
       let inputs = round?.inputs;
       // Each attempt has the whole deadline: a round ends an attempt, the retry is a new call.
       for (let live = 0; ; live++) {
@@ -171,6 +176,7 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
           events: callEvents(ctx, tool),
           auth: ctx.scope.principal,
           ...peer,
+          ...caller,
           ...(inputs ? { inputs } : {}),
         });
         if (outcome.kind === 'input-required' && round) return round.ask(outcome.questions);
@@ -241,7 +247,7 @@ function toWire(tool: RegisteredTool, outcome: Outcome, maxResultBytes: number):
     case 'panicked':
       throw new ProtocolError(ErrorCode.InternalError, panicMessage(tool.name, outcome.publicReason));
     case 'overloaded':
-      throw new ProtocolError(ErrorCode.Overloaded, outcome.reason);
+      throw overloadedError(outcome);
     case 'input-required':
       // Only a call run with inputs asks in rounds, and only a modern request runs one that way.
       throw new Error(`Tool "${tool.name}" asked for input in a request that cannot take rounds`);

@@ -46,7 +46,20 @@ return 1
 
 const MAX_UPDATE_TRIES = 32;
 
+let sharedRedisOf: (store: RedisTaskStore) => { url: string; keyPrefix: string };
+
+/**
+ * The Redis (full URL, credentials included) and key prefix a store uses, for the server's
+ * per-caller limits to count in the same Redis. Not a public property: the URL may hold a password.
+ */
+export function redisOfTaskStore(store: RedisTaskStore): { url: string; keyPrefix: string } {
+  return sharedRedisOf(store);
+}
+
 export class RedisTaskStore implements TaskStore {
+  static {
+    sharedRedisOf = (store) => ({ url: store.#fullUrl, keyPrefix: store.#prefix });
+  }
   readonly #redis: Redis;
   #subscriber: Redis | undefined;
   #subscribed: Promise<unknown> | undefined;
@@ -61,6 +74,7 @@ export class RedisTaskStore implements TaskStore {
   /** Set by ready(): a server serves with this store, so it listens for signals and sweeps. */
   #served = false;
   readonly #url: string;
+  readonly #fullUrl: string;
   /** The last connection error, for a message that says why Redis could not be reached. */
   #lastError: Error | undefined;
 
@@ -75,6 +89,7 @@ export class RedisTaskStore implements TaskStore {
     this.#prefix = options.keyPrefix ?? 'weft:';
     this.#leaseMs = leaseMs;
     this.#url = redactedUrl(options.url);
+    this.#fullUrl = options.url;
     // Connected on first use: a process that only builds the server (a `weft worker` loading the
     // server module for its tools) never talks to the task store at all.
     this.#redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3 });

@@ -3,6 +3,7 @@
  * settings the engine needs. Built once, read on every call, never mutated.
  */
 import type { HeaderParam } from '../protocol/mcp-param-headers.js';
+import type { LimitsOption } from './per-caller-limits.js';
 import type { Checked, ValueCheck } from './standard-schema-check.js';
 import type {
   BeforeTask,
@@ -51,6 +52,8 @@ interface RegisteredToolBase {
   readonly timeoutMs: number;
   /** Max calls of this tool in flight (Infinity = no limit of its own). */
   readonly concurrency: number;
+  /** What one caller may hold and spend of this tool (undefined: only the server's limits). */
+  readonly limits: LimitsOption | undefined;
   /** Whether calls may (or must) run as tasks; undefined = never. */
   readonly task: TaskSupport | undefined;
   readonly beforeTask: BeforeTask | undefined;

@@ -12,6 +12,7 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { Principal } from '../auth/principal.js';
 import type { CallToolResult } from './content.js';
+import type { LimitsOption } from './per-caller-limits.js';
 import type { InferInput, InferOutput, StandardSchemaV1 } from './standard-schema.js';
 import type { ToolContext } from './tool-context.js';
 import type { ToolUi } from './tool-ui.js';
@@ -109,6 +110,8 @@ interface ToolCommon<S extends ToolSchema, O extends ToolSchema | undefined> {
   timeoutMs?: number;
   /** At most this many calls of this tool run at once; more wait in the bounded queue. */
   concurrency?: number;
+  /** What one caller may hold and spend of this tool (on top of the server's own `limits`). */
+  limits?: LimitsOption;
   /**
    * With an outputSchema: the structured content that timeout and error results carry, so clients
    * that read only structuredContent still get a well-formed value. Checked at registration.
@@ -217,6 +220,7 @@ export const TOOL_OPTION_KEYS: ReadonlySet<string> = new Set([
   'scopes',
   'timeoutMs',
   'concurrency',
+  'limits',
   'structuredFailure',
   'blocking',
   'handler',

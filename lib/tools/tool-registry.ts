@@ -15,6 +15,7 @@ import { encodeJson } from '../protocol/message-encoding.js';
 import { TagFilter } from '../tag-filter.js';
 import { findHandler } from './handler-export.js';
 import { findHeaderParams } from './header-params.js';
+import { checkLimits } from './per-caller-limits.js';
 import type { RegisteredTool, ToolDescriptor } from './registered-tool.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { type Placement, TOOL_OPTION_KEYS, type ToolDefinition } from './tool-definition.js';
@@ -160,6 +161,11 @@ export class ToolRegistry {
     if (!(concurrency === Number.POSITIVE_INFINITY || (Number.isInteger(concurrency) && concurrency >= 1))) {
       fail(`concurrency must be a whole number of at least 1, got ${concurrency}`);
     }
+    try {
+      checkLimits(definition.limits, 'limits');
+    } catch (error) {
+      fail((error as Error).message);
+    }
 
     let structuredFailure = definition.structuredFailure as RegisteredTool['structuredFailure'];
     if (structuredFailure !== undefined) {
@@ -218,6 +224,7 @@ export class ToolRegistry {
       checkOutput,
       timeoutMs,
       concurrency,
+      limits: definition.limits,
       structuredFailure,
       task,
       beforeTask: definition.beforeTask,

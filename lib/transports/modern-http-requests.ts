@@ -16,7 +16,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Principal } from '../auth/principal.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import { httpStatusFor } from '../protocol/http-status.js';
+import { httpHeadersFor, httpStatusFor } from '../protocol/http-status.js';
 import {
   classify,
   failure,
@@ -231,6 +231,11 @@ function answerJson(
     sendJson(response, 500, JSON.stringify(failure(null, error)));
     return;
   }
-  const status = 'error' in answer ? httpStatusFor('modern', answer.error.code) : 200;
-  sendJson(response, status, text);
+  if (!('error' in answer)) {
+    sendJson(response, 200, text);
+    return;
+  }
+  // A caller over its limits hears when to retry in a header too (Retry-After), as HTTP clients expect.
+  const headers = httpHeadersFor('modern', answer.error.data);
+  sendJson(response, httpStatusFor('modern', answer.error.code), text, headers);
 }
