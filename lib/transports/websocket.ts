@@ -8,7 +8,9 @@
  * - Backpressure: when a peer reads too slowly and its outgoing buffer passes `maxBufferedBytes`,
  *   the server stops reading from it (so it cannot queue more work) until the buffer drains.
  * - Frames above `maxPayload` close the socket (1009), as `ws` enforces; Host/Origin are checked at
- *   the upgrade like HTTP requests (DNS rebinding).
+ *   the upgrade (DNS rebinding), and a browser Origin must be listed in `allowedOrigins`, even a
+ *   local one: a WebSocket has no CORS to stop a page on another local port. No Origin (a client
+ *   that is not a browser page) passes.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -109,7 +111,7 @@ export class WebSocketTransport {
     request: IncomingMessage,
     done: (ok: boolean, code?: number, message?: string, headers?: Record<string, string>) => void,
   ): void {
-    const problem = originProblem(request.headers, this.#options);
+    const problem = originProblem(request.headers, this.#options, false);
     if (problem) {
       done(false, 403, problem);
       return;
