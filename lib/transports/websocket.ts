@@ -6,7 +6,10 @@
  *   nothing can come back to collect an answer, so blocking work is stopped rather than wasted.
  * - Heartbeat: a ping every `heartbeatMs`; a peer that did not answer the previous one is dropped.
  * - Backpressure: when a peer reads too slowly and its outgoing buffer passes `maxBufferedBytes`,
- *   the server stops reading from it (so it cannot queue more work) until the buffer drains.
+ *   the server stops reading from it (so it cannot queue more work) until the buffer drains. A peer
+ *   whose buffer stays above that bound for `maxStalledMs` is closed (1008) and its calls
+ *   cancelled: a reader that never reads would otherwise hold its memory and its work forever.
+ * - `maxConnections` sockets at most; an upgrade beyond is refused with 503.
  * - Frames above `maxPayload` close the socket (1009), as `ws` enforces; Host/Origin are checked at
  *   the upgrade (DNS rebinding), and a browser Origin must be listed in `allowedOrigins`, even a
  *   local one: a WebSocket has no CORS to stop a page on another local port. No Origin (a client
@@ -28,6 +31,10 @@ export interface WebSocketOptions extends OriginGuardOptions {
   heartbeatMs?: number;
   /** Stop reading from a peer whose unsent output exceeds this many bytes (default 8 MiB). */
   maxBufferedBytes?: number;
+  /** Close (1008) a peer whose unsent output stays above maxBufferedBytes this long (default 30 s). */
+  maxStalledMs?: number;
+  /** Open sockets at most; an upgrade beyond gets 503 (default 1000). */
+  maxConnections?: number;
   /** Only upgrade requests for this path (default: any path). */
   path?: string;
   auth?: AuthHook;
@@ -47,8 +54,15 @@ const logToStderr = (message: string) => process.stderr.write(`${message}\n`);
 
 export class WebSocketTransport {
   readonly #connect: Connect;
-  readonly #options: Required<Pick<WebSocketOptions, 'maxPayload' | 'heartbeatMs' | 'maxBufferedBytes'>> &
+  readonly #options: Required<
+    Pick<
+      WebSocketOptions,
+      'maxPayload' | 'heartbeatMs' | 'maxBufferedBytes' | 'maxStalledMs' | 'maxConnections'
+    >
+  > &
     WebSocketOptions;
+  /** Upgrades past the checks whose socket is not open yet (the auth hook may take a while). */
+  #upgrading = 0;
   #server: WebSocketServer | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   readonly #alive = new WeakMap<WebSocket, boolean>();
@@ -59,6 +73,8 @@ export class WebSocketTransport {
       maxPayload: 16 * 1024 * 1024,
       heartbeatMs: 30_000,
       maxBufferedBytes: 8 * 1024 * 1024,
+      maxStalledMs: 30_000,
+      maxConnections: 1000,
       ...options,
     };
   }
@@ -116,24 +132,45 @@ export class WebSocketTransport {
       done(false, 403, problem);
       return;
     }
+    const open = (this.#server?.clients.size ?? 0) + this.#upgrading;
+    if (open >= this.#options.maxConnections) {
+      done(
+        false,
+        503,
+        `Too many WebSocket connections (${open}; maxConnections is ${this.#options.maxConnections}); retry later`,
+      );
+      return;
+    }
     if (!this.#options.auth) {
       done(true);
       return;
     }
-    callAuthHook(this.#options.auth, request, this.#options.logError ?? logToStderr).then((verdict) =>
-      isAccepted(verdict) ? done(true) : done(false, verdict.status, verdict.message, verdict.headers),
-    );
+    this.#upgrading++;
+    callAuthHook(this.#options.auth, request, this.#options.logError ?? logToStderr).then((verdict) => {
+      this.#upgrading--;
+      return isAccepted(verdict) ? done(true) : done(false, verdict.status, verdict.message, verdict.headers);
+    });
   }
 
   #accept(socket: WebSocket): void {
     this.#alive.set(socket, true);
     socket.on('pong', () => this.#alive.set(socket, true));
     let paused = false;
+    let stalled: NodeJS.Timeout | undefined;
     const resumeWhenDrained = () => {
       if (paused && socket.bufferedAmount <= this.#options.maxBufferedBytes / 2) {
         paused = false;
+        clearTimeout(stalled);
         socket.resume();
       }
+    };
+    // Still above the bound after maxStalledMs: the peer is not reading. Its calls are cancelled
+    // now; the close frame waits behind the unread output, so the socket is cut a moment later.
+    const dropStalled = () => {
+      if (!paused || socket.readyState !== socket.OPEN) return;
+      connection.close();
+      socket.close(1008, 'the peer did not read its messages (maxStalledMs)');
+      setTimeout(() => socket.terminate(), 1000).unref();
     };
     const connection = this.#connect({
       send: (message) => {
@@ -144,6 +181,8 @@ export class WebSocketTransport {
         if (!paused && socket.bufferedAmount > this.#options.maxBufferedBytes) {
           paused = true;
           socket.pause();
+          stalled = setTimeout(dropStalled, this.#options.maxStalledMs);
+          stalled.unref();
         }
       },
       backlogBytes: () => socket.bufferedAmount,
@@ -163,7 +202,10 @@ export class WebSocketTransport {
       }
       connection.receive(value);
     });
-    socket.once('close', () => connection.close());
+    socket.once('close', () => {
+      clearTimeout(stalled);
+      connection.close();
+    });
     socket.on('error', () => socket.terminate());
   }
 
