@@ -10,6 +10,36 @@
  * the serialized JSON the stream carries, so replay costs no second serialization. Event ids are `<stream>_<seq>`, so an id alone
  * says which stream to resume; `<stream>_0` means "before the first message".
  */
+/**
+ * The bytes of events stored across every session's store, with one bound for them all: past it the
+ * oldest event anywhere is forgotten first. Without it the per-session bounds multiply by the number
+ * of sessions (16 MiB x 10,000 sessions).
+ */
+export class ReplayBudget {
+  /** One entry per stored event, in arrival order: the store holding it. */
+  readonly #arrivals: EventStore[] = [];
+  #head = 0;
+  bytes = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  /** An event was stored in `store`; forgets the oldest events anywhere while over the bound. */
+  added(store: EventStore, bytes: number): void {
+    this.#arrivals.push(store);
+    this.bytes += bytes;
+    while (this.bytes > this.maxBytes && this.#head < this.#arrivals.length) {
+      const oldest = this.#arrivals[this.#head]!;
+      this.#arrivals[this.#head++] = undefined as unknown as EventStore;
+      oldest.forgetOldestForBudget();
+    }
+    // Compact now and then, so the queue's dead head does not grow without bound.
+    if (this.#head > 1024 && this.#head * 2 > this.#arrivals.length) {
+      this.#arrivals.splice(0, this.#head);
+      this.#head = 0;
+    }
+  }
+}
+
 export interface StoredEvent {
   id: string;
   /** The JSON text of the message (or batch). */
@@ -30,10 +60,32 @@ export class EventStore {
   readonly #maxBytes: number;
   #bytes = 0;
   #nextStream = 0;
+  readonly #budget: ReplayBudget | undefined;
+  /** Entries of the budget's queue for events already gone from here (evicted locally, or cleared). */
+  #gone = 0;
 
-  constructor(maxEvents: number, maxBytes: number) {
+  constructor(maxEvents: number, maxBytes: number, budget?: ReplayBudget) {
     this.#maxEvents = maxEvents;
     this.#maxBytes = maxBytes;
+    this.#budget = budget;
+  }
+
+  /** The budget's oldest entry is ours: forget our oldest event, unless that one is already gone. */
+  forgetOldestForBudget(): void {
+    if (this.#gone > 0) {
+      this.#gone--;
+      return;
+    }
+    this.#evictOldest(false);
+  }
+
+  /** Forgets everything (the session ended), giving its bytes back to the budget. */
+  clear(): void {
+    this.#gone += this.#arrivals.length;
+    if (this.#budget) this.#budget.bytes -= this.#bytes;
+    this.#streams.clear();
+    this.#arrivals.length = 0;
+    this.#bytes = 0;
   }
 
   /** Opens a stream; `name` fixes its id (the standalone GET stream), otherwise one is minted. */
@@ -56,7 +108,8 @@ export class EventStore {
     log.events.push({ seq, data });
     this.#arrivals.push(streamId);
     this.#bytes += data.length;
-    while (this.#arrivals.length > this.#maxEvents || this.#bytes > this.#maxBytes) this.#evictOldest();
+    while (this.#arrivals.length > this.#maxEvents || this.#bytes > this.#maxBytes) this.#evictOldest(true);
+    this.#budget?.added(this, data.length);
     return `${streamId}_${seq}`;
   }
 
@@ -85,12 +138,18 @@ export class EventStore {
     return { streamId, events };
   }
 
-  #evictOldest(): void {
-    const streamId = this.#arrivals.shift()!;
+  /** `local`: evicted by this store's own bounds, so the budget's entry for it is now stale. */
+  #evictOldest(local: boolean): void {
+    const streamId = this.#arrivals.shift();
+    if (streamId === undefined) return;
+    if (local && this.#budget) this.#gone++;
     const log = this.#streams.get(streamId);
     if (!log) return;
     const evicted = log.events.shift();
-    if (evicted) this.#bytes -= evicted.data.length;
+    if (evicted) {
+      this.#bytes -= evicted.data.length;
+      if (this.#budget) this.#budget.bytes -= evicted.data.length;
+    }
     if (log.finished && log.events.length === 0) this.#streams.delete(streamId);
   }
 }

@@ -6,11 +6,13 @@
  * attached right now (the original POST response, or a GET that resumed it) delivers them. That is
  * what lets a POST stream be closed mid-call and resumed later without a message lost or sent twice.
  * The standalone stream (the GET without Last-Event-ID) carries what answers no particular request.
+ * A writer whose reader falls more than `maxBacklogBytes` behind is cut, as on modern streams; the
+ * legacy rules keep its calls running, and what it missed stays in the store for a resume.
  */
 import type { Principal } from '../auth/principal.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 import type { Connect, Connection } from './connection.js';
-import { EventStore } from './event-store.js';
+import { EventStore, type ReplayBudget } from './event-store.js';
 import type { SseWriter } from './sse-writer.js';
 
 export const STANDALONE_STREAM = 'standalone';
@@ -20,15 +22,19 @@ export class HttpSession {
   readonly store: EventStore;
   readonly #writers = new Map<string, SseWriter>();
   lastSeen = Date.now();
+  /** False until the client makes a request (or opens a stream) after its initialize. */
+  used = false;
   #closed = false;
+  readonly #maxBacklogBytes: number;
 
   constructor(
     readonly id: string,
     connect: Connect,
-    bounds: { maxEvents: number; maxBytes: number },
+    bounds: { maxEvents: number; maxBytes: number; budget?: ReplayBudget; maxBacklogBytes: number },
     principal?: Principal,
   ) {
-    this.store = new EventStore(bounds.maxEvents, bounds.maxBytes);
+    this.store = new EventStore(bounds.maxEvents, bounds.maxBytes, bounds.budget);
+    this.#maxBacklogBytes = bounds.maxBacklogBytes;
     this.store.openStream(STANDALONE_STREAM);
     this.connection = connect({ send: (message) => this.send(STANDALONE_STREAM, message) }, id, principal);
   }
@@ -53,7 +59,12 @@ export class HttpSession {
     if (data === undefined) return;
     const eventId = this.store.append(streamId, data);
     const writer = this.#writers.get(streamId);
-    if (writer && !writer.ended) writer.event(eventId, data);
+    if (!writer || writer.ended) return;
+    writer.event(eventId, data);
+    if (writer.backlogBytes > this.#maxBacklogBytes) {
+      this.#writers.delete(streamId);
+      writer.cut();
+    }
   }
 
   /** Makes `writer` the live writer of a stream; a writer already there is ended (one reader at a time). */
@@ -87,5 +98,6 @@ export class HttpSession {
     this.connection.close();
     for (const writer of this.#writers.values()) writer.end();
     this.#writers.clear();
+    this.store.clear();
   }
 }

@@ -8,8 +8,15 @@
  * - `initialize` mints an `Mcp-Session-Id`; every later request must carry it (unknown -> 404,
  *   missing -> 400); DELETE ends the session; idle sessions expire. With an auth hook that grants
  *   principals, a session belongs to the principal that initialized it: the id brought by another
- *   principal is answered 404 exactly as an unknown one, so a leaked id is no capability.
+ *   principal is answered 404 exactly as an unknown one, so a leaked id is no capability. A session
+ *   that made no request after its initialize is *unused*: it expires after `unusedSessionMs`
+ *   (seconds, not the idle timeout), and when `maxSessions` is reached the least recently created
+ *   unused one is evicted to make room, so a flood of bare initializes cannot keep real clients out.
+ *   Only a table full of sessions in use refuses (503).
  * - A POST whose principal lacks the scopes of what it calls gets 403 (scope-gate.ts), unrun.
+ * - Replay events are bounded per session and across all sessions (`maxEventBytes`, oldest first);
+ *   an SSE reader more than `maxStreamBacklogBytes` behind has its stream cut (its calls go on, per
+ *   this era's rules, and it may resume from the store).
  * - GET opens the standalone stream, or with `Last-Event-ID` resumes any stream of the session from
  *   the event store. A stream may also be closed on purpose mid-call (`retry`, then close: the
  *   polling pattern), so long calls need not hold a connection open.
@@ -23,6 +30,7 @@ import { ErrorCode } from '../protocol/error-codes.js';
 import { classify, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import { isSupportedVersion, LEGACY_VERSIONS } from '../protocol/versions.js';
 import type { Connect } from './connection.js';
+import { ReplayBudget } from './event-store.js';
 import { acceptOf, header, reply, sendJson } from './http-replies.js';
 import { HttpSession, STANDALONE_STREAM } from './http-session.js';
 import { settlesWithinOneTurn } from './posted-message.js';
@@ -37,6 +45,9 @@ export interface LegacyHttpOptions {
   retryMs: number;
   keepAliveMs: number;
   pollAfterMs: ((request: JsonRpcRequest) => number | undefined) | undefined;
+  unusedSessionMs: number;
+  maxEventBytes: number;
+  maxStreamBacklogBytes: number;
 }
 
 /** A client that takes no stream on its POST still hears the server's requests on its GET stream. */
@@ -52,13 +63,17 @@ export class LegacyHttpSessions {
   readonly #scopes: ScopeGate;
   readonly #options: LegacyHttpOptions;
   readonly #sessions = new Map<string, HttpSession>();
+  /** Sessions that made no request since initialize, oldest first (Map keeps insertion order). */
+  readonly #unused = new Map<string, HttpSession>();
+  readonly #budget: ReplayBudget;
   readonly #sweeper: NodeJS.Timeout;
 
   constructor(connect: Connect, scopes: ScopeGate, options: LegacyHttpOptions) {
     this.#connect = connect;
     this.#scopes = scopes;
     this.#options = options;
-    const sweepEvery = Math.max(10, Math.min(options.sessionIdleMs / 2, 30_000));
+    this.#budget = new ReplayBudget(options.maxEventBytes);
+    const sweepEvery = Math.max(10, Math.min(options.sessionIdleMs / 2, options.unusedSessionMs / 2, 30_000));
     this.#sweeper = setInterval(() => this.#expireIdle(), sweepEvery);
     this.#sweeper.unref();
   }
@@ -72,6 +87,7 @@ export class LegacyHttpSessions {
     clearInterval(this.#sweeper);
     for (const session of this.#sessions.values()) session.close();
     this.#sessions.clear();
+    this.#unused.clear();
   }
 
   /** Serves one POST whose body (already read and parsed) belongs to the legacy era. */
@@ -106,6 +122,7 @@ export class LegacyHttpSessions {
           'initialize must be sent alone, not in a batch',
         );
       }
+      if (this.#sessions.size >= this.#options.maxSessions) this.#evictOneUnused();
       if (this.#sessions.size >= this.#options.maxSessions) {
         return reply(
           response,
@@ -120,16 +137,20 @@ export class LegacyHttpSessions {
         {
           maxEvents: this.#options.maxEventsPerSession,
           maxBytes: this.#options.maxEventBytesPerSession,
+          budget: this.#budget,
+          maxBacklogBytes: this.#options.maxStreamBacklogBytes,
         },
         principal,
       );
       this.#sessions.set(session.id, session);
+      this.#unused.set(session.id, session);
     } else {
       session = this.#sessionOf(request, response, principal);
       if (!session) return;
       if (!this.#versionOk(request, response)) return;
       const forbidden = this.#scopes.refusal(principal, requests, request);
       if (forbidden) return sendScopeRefusal(response, forbidden);
+      if (requests.length > 0) this.#markUsed(session);
     }
     session.lastSeen = Date.now();
 
@@ -215,6 +236,7 @@ export class LegacyHttpSessions {
     const session = this.#sessionOf(request, response, principal);
     if (!session || !this.#versionOk(request, response)) return;
     session.lastSeen = Date.now();
+    this.#markUsed(session);
     const lastEventId = header(request, 'last-event-id');
     const headers = { 'mcp-session-id': session.id };
     if (lastEventId === undefined) {
@@ -244,8 +266,7 @@ export class LegacyHttpSessions {
   delete(request: IncomingMessage, response: ServerResponse, principal?: Principal): void {
     const session = this.#sessionOf(request, response, principal);
     if (!session) return;
-    this.#sessions.delete(session.id);
-    session.close();
+    this.#end(session);
     response.writeHead(200).end();
   }
 
@@ -291,13 +312,36 @@ export class LegacyHttpSessions {
     return false;
   }
 
+  #markUsed(session: HttpSession): void {
+    if (session.used) return;
+    session.used = true;
+    this.#unused.delete(session.id);
+  }
+
+  #end(session: HttpSession): void {
+    this.#sessions.delete(session.id);
+    this.#unused.delete(session.id);
+    session.close();
+  }
+
+  /** Makes room for a new client: ends the oldest session that made no request since initialize. */
+  #evictOneUnused(): void {
+    for (const session of this.#unused.values()) {
+      if (!session.idle) continue;
+      this.#end(session);
+      return;
+    }
+  }
+
   #expireIdle(): void {
-    const cutoff = Date.now() - this.#options.sessionIdleMs;
-    for (const [id, session] of this.#sessions) {
-      if (session.lastSeen < cutoff && session.idle) {
-        this.#sessions.delete(id);
-        session.close();
-      }
+    const now = Date.now();
+    const cutoff = now - this.#options.sessionIdleMs;
+    for (const session of this.#sessions.values()) {
+      if (session.lastSeen < cutoff && session.idle) this.#end(session);
+    }
+    const unusedCutoff = now - this.#options.unusedSessionMs;
+    for (const session of this.#unused.values()) {
+      if (session.lastSeen < unusedCutoff && session.idle) this.#end(session);
     }
   }
 }

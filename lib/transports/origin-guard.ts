@@ -6,6 +6,11 @@
  * browser then sends `Host: evil.example` and `Origin: http://evil.example`. Refusing any host or
  * origin that is not local (unless listed) stops the attack. Requests without an Origin are not from
  * a browser page and pass the origin check.
+ *
+ * HTTP also accepts local origins (a page on localhost:OTHER_PORT): CORS still stops such a page,
+ * because an MCP POST needs a preflight that only listed origins pass. A WebSocket has no CORS, so
+ * any page on any local port (another dev server, an XSS in a local app) could open one and call
+ * tools; its upgrade therefore accepts a browser Origin only when it is listed (`localOrigins: false`).
  */
 
 export interface OriginGuardOptions {
@@ -21,6 +26,7 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 export function originProblem(
   headers: { host?: string | undefined; origin?: string | undefined },
   options: OriginGuardOptions,
+  localOrigins = true,
 ): string | undefined {
   if (options.allowedHosts !== 'any') {
     const hostname = hostnameOf(headers.host);
@@ -38,7 +44,10 @@ export function originProblem(
   } catch {
     originHost = undefined;
   }
-  if (originHost !== undefined && LOCAL_HOSTS.has(originHost)) return undefined;
+  if (originHost !== undefined && LOCAL_HOSTS.has(originHost)) {
+    if (localOrigins) return undefined;
+    return `Origin ${JSON.stringify(origin)} is not allowed: a WebSocket has no CORS, so a browser page may open one only from an origin listed in allowedOrigins`;
+  }
   return `Origin ${JSON.stringify(origin)} is not allowed (DNS rebinding protection); list it in allowedOrigins to accept it`;
 }
 

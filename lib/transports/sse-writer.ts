@@ -63,6 +63,12 @@ export class SseWriter {
     this.#response.end();
   }
 
+  /** Drops the connection at once: its reader fell too far behind for an orderly end. */
+  cut(): void {
+    this.#stop();
+    this.#response.destroy();
+  }
+
   onClose(listener: () => void): void {
     this.#response.once('close', listener);
   }

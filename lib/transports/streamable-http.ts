@@ -38,8 +38,15 @@ export interface StreamableHttpOptions extends OriginGuardOptions {
   maxEventsPerSession?: number;
   /** Bytes of events kept per session for replay (default 16 MiB; oldest forgotten first). */
   maxEventBytesPerSession?: number;
-  /** Open sessions at most; an initialize beyond gets 503 (default 10 000). */
+  /**
+   * Open sessions at most (default 10 000). When full, an initialize evicts the oldest session that
+   * made no request since its own initialize; only a table of sessions in use answers 503.
+   */
   maxSessions?: number;
+  /** A session that makes no request after initialize is ended after this long (default 10 s). */
+  unusedSessionMs?: number;
+  /** Bytes of replay events kept across all sessions (default 256 MiB; oldest forgotten first). */
+  maxEventBytes?: number;
   /** The `retry` hint (ms) sent on every SSE stream: how soon a client reconnects (default 1000). */
   retryMs?: number;
   /** A comment line this often keeps idle SSE streams alive through proxies (default 15 s; 0 = none). */
@@ -50,8 +57,9 @@ export interface StreamableHttpOptions extends OriginGuardOptions {
    */
   pollAfterMs?: (request: JsonRpcRequest) => number | undefined;
   /**
-   * 2026-07-28 streams: how many bytes a reader may fall behind before its stream is cut and its
-   * request cancelled, so a stalled client cannot make the server buffer without bound (default 4 MiB).
+   * How many bytes an SSE reader may fall behind before its stream is cut, so a stalled client
+   * cannot make the server buffer without bound (default 4 MiB). A 2026-07-28 request is cancelled
+   * with it; a legacy stream's calls go on (that era's rule) and it may be resumed from the store.
    */
   maxStreamBacklogBytes?: number;
   /**
@@ -116,6 +124,9 @@ export class StreamableHttpTransport {
       retryMs: options.retryMs ?? 1000,
       keepAliveMs,
       pollAfterMs: options.pollAfterMs,
+      unusedSessionMs: options.unusedSessionMs ?? 10_000,
+      maxEventBytes: options.maxEventBytes ?? 256 * 1024 * 1024,
+      maxStreamBacklogBytes: options.maxStreamBacklogBytes ?? 4 * 1024 * 1024,
     });
     this.#modern = new ModernHttpRequests(connect, routing, scopes, {
       keepAliveMs,

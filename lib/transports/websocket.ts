@@ -6,9 +6,14 @@
  *   nothing can come back to collect an answer, so blocking work is stopped rather than wasted.
  * - Heartbeat: a ping every `heartbeatMs`; a peer that did not answer the previous one is dropped.
  * - Backpressure: when a peer reads too slowly and its outgoing buffer passes `maxBufferedBytes`,
- *   the server stops reading from it (so it cannot queue more work) until the buffer drains.
+ *   the server stops reading from it (so it cannot queue more work) until the buffer drains. A peer
+ *   whose buffer stays above that bound for `maxStalledMs` is closed (1008) and its calls
+ *   cancelled: a reader that never reads would otherwise hold its memory and its work forever.
+ * - `maxConnections` sockets at most; an upgrade beyond is refused with 503.
  * - Frames above `maxPayload` close the socket (1009), as `ws` enforces; Host/Origin are checked at
- *   the upgrade like HTTP requests (DNS rebinding).
+ *   the upgrade (DNS rebinding), and a browser Origin must be listed in `allowedOrigins`, even a
+ *   local one: a WebSocket has no CORS to stop a page on another local port. No Origin (a client
+ *   that is not a browser page) passes.
  * - The `auth` hook runs once, on the upgrade request; the principal it grants is the connection's
  *   for its whole life. When that principal's credentials expire (`expiresAt`), the connection is
  *   closed with 1008 (policy violation, reason "token expired"): its calls are cancelled and a
@@ -31,6 +36,10 @@ export interface WebSocketOptions extends OriginGuardOptions {
   heartbeatMs?: number;
   /** Stop reading from a peer whose unsent output exceeds this many bytes (default 8 MiB). */
   maxBufferedBytes?: number;
+  /** Close (1008) a peer whose unsent output stays above maxBufferedBytes this long (default 30 s). */
+  maxStalledMs?: number;
+  /** Open sockets at most; an upgrade beyond gets 503 (default 1000). */
+  maxConnections?: number;
   /** Only upgrade requests for this path (default: any path). */
   path?: string;
   auth?: AuthHook;
@@ -54,8 +63,15 @@ const logToStderr = (message: string) => process.stderr.write(`${message}\n`);
 
 export class WebSocketTransport {
   readonly #connect: Connect;
-  readonly #options: Required<Pick<WebSocketOptions, 'maxPayload' | 'heartbeatMs' | 'maxBufferedBytes'>> &
+  readonly #options: Required<
+    Pick<
+      WebSocketOptions,
+      'maxPayload' | 'heartbeatMs' | 'maxBufferedBytes' | 'maxStalledMs' | 'maxConnections'
+    >
+  > &
     WebSocketOptions;
+  /** Upgrades past the checks whose socket is not open yet (the auth hook may take a while). */
+  #upgrading = 0;
   #server: WebSocketServer | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   readonly #alive = new WeakMap<WebSocket, boolean>();
@@ -68,6 +84,8 @@ export class WebSocketTransport {
       maxPayload: 16 * 1024 * 1024,
       heartbeatMs: 30_000,
       maxBufferedBytes: 8 * 1024 * 1024,
+      maxStalledMs: 30_000,
+      maxConnections: 1000,
       ...options,
     };
   }
@@ -120,16 +138,27 @@ export class WebSocketTransport {
     request: IncomingMessage,
     done: (ok: boolean, code?: number, message?: string, headers?: Record<string, string>) => void,
   ): void {
-    const problem = originProblem(request.headers, this.#options);
+    const problem = originProblem(request.headers, this.#options, false);
     if (problem) {
       done(false, 403, problem);
+      return;
+    }
+    const open = (this.#server?.clients.size ?? 0) + this.#upgrading;
+    if (open >= this.#options.maxConnections) {
+      done(
+        false,
+        503,
+        `Too many WebSocket connections (${open}; maxConnections is ${this.#options.maxConnections}); retry later`,
+      );
       return;
     }
     if (!this.#options.auth) {
       done(true);
       return;
     }
+    this.#upgrading++;
     callAuthHook(this.#options.auth, request, this.#options.logError ?? logToStderr).then((verdict) => {
+      this.#upgrading--;
       if (!isAccepted(verdict)) return done(false, verdict.status, verdict.message, verdict.headers);
       if (verdict !== true) {
         if (isExpired(verdict.principal)) return done(false, 401, 'The token has expired');
@@ -143,11 +172,21 @@ export class WebSocketTransport {
     this.#alive.set(socket, true);
     socket.on('pong', () => this.#alive.set(socket, true));
     let paused = false;
+    let stalled: NodeJS.Timeout | undefined;
     const resumeWhenDrained = () => {
       if (paused && socket.bufferedAmount <= this.#options.maxBufferedBytes / 2) {
         paused = false;
+        clearTimeout(stalled);
         socket.resume();
       }
+    };
+    // Still above the bound after maxStalledMs: the peer is not reading. Its calls are cancelled
+    // now; the close frame waits behind the unread output, so the socket is cut a moment later.
+    const dropStalled = () => {
+      if (!paused || socket.readyState !== socket.OPEN) return;
+      connection.close();
+      socket.close(1008, 'the peer did not read its messages (maxStalledMs)');
+      setTimeout(() => socket.terminate(), 1000).unref();
     };
     const connection = this.#connect(
       {
@@ -159,6 +198,8 @@ export class WebSocketTransport {
           if (!paused && socket.bufferedAmount > this.#options.maxBufferedBytes) {
             paused = true;
             socket.pause();
+            stalled = setTimeout(dropStalled, this.#options.maxStalledMs);
+            stalled.unref();
           }
         },
         backlogBytes: () => socket.bufferedAmount,
@@ -189,6 +230,7 @@ export class WebSocketTransport {
     });
     socket.once('close', () => {
       if (expiry) clearTimeout(expiry.timer);
+      clearTimeout(stalled);
       connection.close();
     });
     socket.on('error', () => socket.terminate());

@@ -5,7 +5,7 @@
  * log line has its user name, password and query values masked, whatever characters they hold.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { McpServer } from '../../lib/index.js';
 import { redactedUrl } from '../../lib/redis-url.js';
 import { whoami } from '../fleet/fleet-tools.js';

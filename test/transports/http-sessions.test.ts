@@ -155,6 +155,9 @@ describe('the session cap', () => {
     const url = `http://127.0.0.1:${server.addresses.http!.port}/mcp`;
     const first = new HttpPeer(url);
     await first.initialize();
+    // In use: a session that made no request since initialize would be evicted to make room
+    // (test/security/legacy-sessions.test.ts), so this one makes one.
+    await (await first.post({ jsonrpc: '2.0', id: 1, method: 'ping' })).text();
     const second = new HttpPeer(url);
     assert.equal((await second.initialize()).status, 503);
     await first.delete();
