@@ -55,9 +55,10 @@ export interface ClientTransport {
   /** Opens the wire; resolves once `send` may be called. Called once. */
   start(receiver: TransportReceiver): Promise<void>;
   /**
-   * Hands one message to the wire. Resolves once it is on its way (over HTTP: the server accepted
-   * the POST; the answer itself still arrives through `receiver.message`). Rejects when it could not
-   * be delivered, with an Error saying why; the client then fails that request with it.
+   * Hands one message to the wire; answers always arrive through `receiver.message`. Resolves once
+   * the transport is done with the message (stdio: written; HTTP: its response body read to the end).
+   * Rejects, with an Error saying why, when it could not be delivered or (HTTP) its response ended
+   * without the answer; the client then fails that request with it. An aborted `signal` is no error.
    */
   send(message: JsonRpcMessage, options?: SendOptions): Promise<void>;
   /** True when closing a request's own response stream is how a request is cancelled at `version`. */
