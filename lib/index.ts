@@ -4,6 +4,8 @@
 
 export { makePrincipal, type Principal, principalKey } from './auth/principal.js';
 export type { FleetOptions } from './engine/fleet-options.js';
+export type { MountedUpstream, MountOptions } from './gateway/mounted-upstream.js';
+export type { CommandUpstream, Upstream, UrlUpstream } from './gateway/upstream-target.js';
 export type {
   PromptArgument,
   PromptContext,

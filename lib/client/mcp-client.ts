@@ -56,6 +56,13 @@ export interface CallOptions {
   onprogress?: (progress: Record<string, unknown>) => void;
   /** Extra `_meta` for the request (a progress token is added by onprogress). */
   meta?: Record<string, unknown>;
+  /** Answers this request's `input_required` rounds instead of the client's own handlers. */
+  input?: InputHandlers;
+  /**
+   * `'return'`: hand an `input_required` result back instead of answering it (a gateway relays the
+   * question to its own client, whose retry brings `inputResponses` and `requestState` back).
+   */
+  rounds?: 'answer' | 'return';
 }
 
 export interface ToolCallOptions extends CallOptions, TaskOptions {}
@@ -188,8 +195,11 @@ export class McpClient {
       let round: Params = base;
       for (let rounds = 0; rounds < MAX_ROUNDS; rounds++) {
         const result = (await this.#peer.request(method, round, this.#peerOptions(options))) as Params;
-        if (result?.resultType !== 'input_required') return result;
-        const inputResponses = await answerInputRequests(this.#options, result.inputRequests);
+        if (result?.resultType !== 'input_required' || options.rounds === 'return') return result;
+        const inputResponses = await answerInputRequests(
+          options.input ?? this.#options,
+          result.inputRequests,
+        );
         round = { ...base, inputResponses };
         if (result.requestState !== undefined) round.requestState = result.requestState;
       }

@@ -33,6 +33,7 @@ import {
 import type { Checked } from '../tools/standard-schema-check.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { decodeCursor, encodeCursor, firstAfter } from './cursor.js';
+import { runExactCall } from './exact-calls.js';
 import { type MethodContext, NO_RESPONSE } from './method-table.js';
 import { askLive, type MrtrRounds, missingCapabilityError } from './mrtr-rounds.js';
 import type { Router } from './router.js';
@@ -81,6 +82,7 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
     if (options.isClosing()) {
       throw new ProtocolError(ErrorCode.ShuttingDown, 'The server is shutting down and takes no new calls');
     }
+    if (tool.blocking === false && tool.exact) return runExactCall(ctx, tool.exact, options.timeoutMs);
     const args = params.arguments ?? {};
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       return invalidArguments(tool, 'arguments must be a JSON object');

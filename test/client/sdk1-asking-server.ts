@@ -1,6 +1,6 @@
 /**
  * An official SDK 1.x server on stdio for the client and gateway tests: `echo`, `ask_name` (asks
- * the client with elicitation/create, a legacy server-to-client request), `slow` (reports progress,
+ * the client with elicitation/create, a legacy server-to-client request), `die` (exits the process), `slow` (reports progress,
  * then waits until cancelled; says on stderr when its signal aborted) and a prompt and resource.
  */
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -47,6 +47,10 @@ server.registerTool(
     return text(`slept ${ms}`);
   },
 );
+server.registerTool('die', { description: 'Ends this server process', inputSchema: {} }, async () => {
+  setTimeout(() => process.exit(1), 10);
+  return text('dying');
+});
 server.registerPrompt('greeting', { description: 'Greets', argsSchema: { who: z.string() } }, ({ who }) => ({
   messages: [{ role: 'user', content: { type: 'text', text: `Hello ${who}` } }],
 }));
