@@ -37,7 +37,7 @@ describe('the official SDK 1.x server on stdio', () => {
 
   test('lists and calls tools, prompts and resources', async () => {
     const names = (await client.listTools()).map((tool) => tool.name);
-    assert.deepEqual(names.sort(), ['ask_name', 'echo', 'slow']);
+    assert.deepEqual(names.sort(), ['ask_name', 'die', 'echo', 'slow']);
     assert.equal(text(await client.callTool('echo', { text: 'hi' })), 'hi');
     const prompt = await client.getPrompt('greeting', { who: 'x' });
     assert.match(JSON.stringify(prompt.messages), /Hello x/);
