@@ -39,12 +39,15 @@ async function round(client: McpClient, samples: number[]): Promise<void> {
   }
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? NaN;
 
 const demo = await start(DEMO, ['--http', '0'], /HTTP at (\S+)/);
 const gateway = await start(GATEWAY, [demo.url], /gateway at (\S+)/);
 try {
-  console.log(`gateway overhead: echo over Streamable HTTP, ${ROUNDS} alternating rounds of ${ROUND_MS} ms per side`);
+  console.log(
+    `gateway overhead: echo over Streamable HTTP, ${ROUNDS} alternating rounds of ${ROUND_MS} ms per side`,
+  );
   console.log('era     path      calls    p50 ms   p99 ms');
   for (const protocol of ['modern', 'legacy'] as const) {
     const direct = await connect(demo.url, { protocol });
