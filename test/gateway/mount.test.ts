@@ -179,6 +179,24 @@ describe('a gateway mounting weft, SDK 1.x stdio and SDK v2 HTTP', () => {
     await client.close();
   });
 
+  test("a tool added upstream reaches the gateway's listing and its clients' list_changed", async () => {
+    const client = await connect(url, { protocol: 'legacy' });
+    let changed = 0;
+    client.on('notifications/tools/list_changed', () => changed++);
+    upstream.server.tool({
+      name: 'added_later',
+      description: 'Registered after the mount',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      handler: () => 'late but here',
+    });
+    await until(() => changed > 0, "the gateway's list_changed");
+    assert.equal(text(await client.callTool('w_added_later')), 'late but here');
+    upstream.server.removeTool('added_later');
+    await until(() => changed > 1, 'the removal');
+    await assert.rejects(client.callTool('w_added_later'), /Unknown tool/);
+    await client.close();
+  });
+
   test('an upstream that dies answers -32603 saying so, and comes back', async () => {
     const client = await connect(url, { protocol: 'modern' });
     await client.callTool('s1_die');
