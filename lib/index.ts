@@ -77,6 +77,7 @@ export {
   type WorkerResourceLimits,
 } from './tools/tool-definition.js';
 export { ToolRegistrationError } from './tools/tool-registry.js';
+export { type ArgumentTransform, type ToolTransform, transformTool } from './tools/transform-tool.js';
 export {
   type AuthGrant,
   type AuthHook,
