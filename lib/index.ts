@@ -7,6 +7,8 @@ export { makePrincipal, type Principal, principalKey } from './auth/principal.js
 export type { ProtectedResourceMetadata } from './auth/protected-resource-metadata.js';
 export type { OAuthResourceServerOptions } from './auth/resource-server-options.js';
 export type { FleetOptions } from './engine/fleet-options.js';
+export type { MountedUpstream, MountOptions } from './gateway/mounted-upstream.js';
+export type { CommandUpstream, Upstream, UrlUpstream } from './gateway/upstream-target.js';
 export type {
   PromptArgument,
   PromptContext,
@@ -78,6 +80,7 @@ export {
   type WorkerResourceLimits,
 } from './tools/tool-definition.js';
 export { ToolRegistrationError } from './tools/tool-registry.js';
+export { type ArgumentTransform, type ToolTransform, transformTool } from './tools/transform-tool.js';
 export {
   type AuthGrant,
   type AuthHook,

@@ -11,6 +11,8 @@ import { makePrincipal, type Principal } from './auth/principal.js';
 import { callPeer, resourceUpdatedNotification, type ServerParts } from './context-views.js';
 import { Engine } from './engine/engine.js';
 import type { CallerHolding } from './engine/fair-queue.js';
+import { MountedUpstream, type MountOptions } from './gateway/mounted-upstream.js';
+import type { Upstream } from './gateway/upstream-target.js';
 import { handleProcessSignals, shutdownAndExit } from './process-signals.js';
 import type { PromptDefinition } from './prompts/prompt-definition.js';
 import { PromptRegistry } from './prompts/prompt-registry.js';
@@ -92,6 +94,7 @@ export class McpServer {
     requiredScopes: (method, params) => this.#requiredScopes(method, params),
   };
   readonly #wsTransports: WebSocketTransport[] = [];
+  readonly #mounts: MountedUpstream[] = [];
   readonly #addresses: { http?: AddressInfo; ws?: AddressInfo } = {};
   readonly #tasks: TaskRunner;
   /** Which tagged tools, prompts and resources are exposed (enabledTags, disabledTags, enableTag...). */
@@ -307,6 +310,19 @@ export class McpServer {
   }
 
   /**
+   * Mounts another MCP server (a command, a URL, or an McpServer of this process): its tools are
+   * published here exactly as the upstream describes them, under `namespace_` when given, and each
+   * call is forwarded with its deadline, cancel, progress and logs (lib/gateway/). Resolves once the
+   * upstream is connected and listed; the returned handle unmounts it.
+   */
+  async mount(upstream: Upstream, options: MountOptions = {}): Promise<MountedUpstream> {
+    const mounted = new MountedUpstream(upstream, options, this.#registry, this.#logError);
+    this.#mounts.push(mounted);
+    await mounted.start();
+    return mounted;
+  }
+
+  /**
    * Opens a connection for a transport; `sink` receives every message sent to that peer, and
    * `principal` (who the transport's auth hook vouched for) travels with every message of it.
    */
@@ -378,6 +394,7 @@ export class McpServer {
    * are cancelled, and the worker pool is destroyed (no thread outlives the server).
    */
   close(): Promise<void> {
+    for (const mounted of this.#mounts.splice(0)) void mounted.close();
     this.#closing ??= this.#close();
     return this.#closing;
   }

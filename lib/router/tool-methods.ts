@@ -34,6 +34,7 @@ import type { Checked } from '../tools/standard-schema-check.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import type { CallerKeys } from './caller-keys.js';
 import { decodeCursor, encodeCursor, firstAfter } from './cursor.js';
+import { runExactCall } from './exact-calls.js';
 import { overloadedError } from './limit-errors.js';
 import { type MethodContext, NO_RESPONSE } from './method-table.js';
 import { askLive, type MrtrRounds, missingCapabilityError } from './mrtr-rounds.js';
@@ -91,6 +92,7 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
     if (options.isClosing()) {
       throw new ProtocolError(ErrorCode.ShuttingDown, 'The server is shutting down and takes no new calls');
     }
+    if (tool.blocking === false && tool.exact) return runExactCall(ctx, tool.exact, options.timeoutMs);
     const args = params.arguments ?? {};
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       return invalidArguments(tool, 'arguments must be a JSON object');

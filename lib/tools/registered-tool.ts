@@ -3,6 +3,7 @@
  * settings the engine needs. Built once, read on every call, never mutated.
  */
 import type { HeaderParam } from '../protocol/mcp-param-headers.js';
+import type { ExactCall } from './exact-tool.js';
 import type { LimitsOption } from './per-caller-limits.js';
 import type { Checked, ValueCheck } from './standard-schema-check.js';
 import type {
@@ -65,6 +66,8 @@ interface RegisteredToolBase {
 export interface RegisteredInlineTool extends RegisteredToolBase {
   readonly blocking: false;
   readonly handler: ToolHandler<never, never>;
+  /** Set only by the sealed registration (exact-tool.ts): calls go to it, past every local check. */
+  readonly exact?: ExactCall;
 }
 
 export interface RegisteredBlockingTool extends RegisteredToolBase {

@@ -11,10 +11,11 @@ import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { readScopes } from '../auth/scopes.js';
+import { findHeaderParams } from '../protocol/header-param-schema.js';
 import { encodeJson } from '../protocol/message-encoding.js';
 import { TagFilter } from '../tag-filter.js';
+import { EXACT_SEAL, type ExactToolSpec } from './exact-tool.js';
 import { findHandler } from './handler-export.js';
-import { findHeaderParams } from './header-params.js';
 import { checkLimits } from './per-caller-limits.js';
 import type { RegisteredTool, ToolDescriptor } from './registered-tool.js';
 import type { SchemaCompiler } from './schema-compiler.js';
@@ -63,6 +64,54 @@ export class ToolRegistry {
 
   add(definition: ToolDefinition<never, never>): RegisteredTool {
     const tool = this.#check(definition as unknown as ToolDefinition);
+    this.#tools.set(tool.name, tool);
+    this.#sorted = undefined;
+    this.#onChange();
+    return tool;
+  }
+
+  /**
+   * Registers an upstream's tool exactly as described (exact-tool.ts): only with the seal, which no
+   * public entry exports. The name rules and uniqueness still apply, and so do its x-mcp-header
+   * annotations, which weft's HTTP transport checks against the body as for any tool.
+   */
+  addExact(seal: typeof EXACT_SEAL, spec: ExactToolSpec): RegisteredTool {
+    if (seal !== EXACT_SEAL)
+      throw new ToolRegistrationError('an exact tool can only be registered by server.mount');
+    const { descriptor } = spec;
+    const fail = (message: string): never => {
+      throw new ToolRegistrationError(`Mounted tool "${descriptor.name}": ${message}`);
+    };
+    if (typeof descriptor.name !== 'string' || !TOOL_NAME.test(descriptor.name)) {
+      fail('the name must be 1 to 128 characters of A-Z, a-z, 0-9, "_", "-" or "."');
+    }
+    if (this.#tools.has(descriptor.name))
+      fail('a tool with this name is already registered; mount with a namespace');
+    const inputSchema =
+      typeof descriptor.inputSchema === 'object' && descriptor.inputSchema !== null
+        ? descriptor.inputSchema
+        : {};
+    const tool: RegisteredTool = {
+      name: descriptor.name,
+      definition: { name: descriptor.name, inputSchema, handler: () => undefined } as never,
+      descriptor,
+      tags: spec.tags,
+      checkArguments: (value: unknown) => ({ ok: true, value }),
+      headerParams: findHeaderParams(inputSchema, fail),
+      checkOutput: undefined,
+      timeoutMs: 0,
+      concurrency: Number.POSITIVE_INFINITY,
+      task: undefined,
+      beforeTask: undefined,
+      structuredFailure: undefined,
+      blocking: false,
+      handler: () => undefined,
+      // A mounted tool asks for no scope of its own and has no per-caller limits of its own: the
+      // server's limits apply, and the upstream does its own authorization.
+      scopes: [],
+      limits: undefined,
+      exact: spec.call,
+    };
     this.#tools.set(tool.name, tool);
     this.#sorted = undefined;
     this.#onChange();
