@@ -4,6 +4,15 @@
 
 export { makePrincipal, type Principal, principalKey } from './auth/principal.js';
 export type { FleetOptions } from './engine/fleet-options.js';
+export {
+  type RequestLogEntry,
+  type RequestLoggingOptions,
+  type ResponseCacheOptions,
+  type ResultSizeLimitOptions,
+  requestLogging,
+  responseCache,
+  resultSizeLimit,
+} from './middleware/index.js';
 export type {
   PromptArgument,
   PromptContext,
@@ -28,6 +37,14 @@ export type {
 export { RESOURCE_NOT_FOUND } from './resources/resource-registry.js';
 export type { ResourcesView } from './resources/resources-view.js';
 export type { CacheHint, CacheOptions } from './router/cache-hints.js';
+export { NO_RESPONSE as NO_ANSWER } from './router/method-table.js';
+export type {
+  Middleware,
+  MiddlewareContext,
+  MiddlewareHook,
+  MiddlewareHooks,
+  Next,
+} from './router/middleware-chain.js';
 export { type ListenOptions, McpServer, type McpServerOptions } from './server.js';
 export type { TaskOptions } from './server-options.js';
 export { MemoryTaskStore } from './tasks/memory-task-store.js';

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
+import type { Principal } from './auth/principal.js';
 import { callPeer, resourceUpdatedNotification, type ServerParts } from './context-views.js';
 import { Engine } from './engine/engine.js';
 import { handleProcessSignals, shutdownAndExit } from './process-signals.js';
@@ -22,6 +23,7 @@ import { addCompletionMethods } from './router/completion-methods.js';
 import { addDiscoverMethod } from './router/discover-method.js';
 import { addLifecycleMethods } from './router/lifecycle-methods.js';
 import { type ListChangedKind, ListenStreams } from './router/listen-streams.js';
+import type { Middleware } from './router/middleware-chain.js';
 import { MrtrRounds } from './router/mrtr-rounds.js';
 import { addPromptMethods } from './router/prompt-methods.js';
 import { RequestStateSeal } from './router/request-state.js';
@@ -195,6 +197,17 @@ export class McpServer {
     return this;
   }
 
+  /**
+   * Wraps every later request in `middleware`: a function `(ctx, next)` for every request, or an
+   * object of hooks by kind (`onCallTool`, `onList`, `onReadResource`, `onGetPrompt`, `onRequest`,
+   * `onNotification`). The first installed is the outermost. Hooks run on the main thread: never
+   * block in one. See lib/router/middleware-chain.ts and the built-ins in weft's `middleware`.
+   */
+  use(middleware: Middleware): this {
+    this.#router.use(middleware);
+    return this;
+  }
+
   removeTool(name: string): boolean {
     return this.#registry.remove(name);
   }
@@ -282,9 +295,12 @@ export class McpServer {
     return transport.handle;
   }
 
-  /** Opens a connection for a transport; `sink` receives every message sent to that peer. */
-  connect(sink: MessageSink, sessionId?: string): Connection {
-    const session = new Session(sink, sessionId);
+  /**
+   * Opens a connection for a transport; `sink` receives every message sent to that peer, and
+   * `principal` is who the transport's auth hook vouched for (if anyone).
+   */
+  connect(sink: MessageSink, sessionId?: string, principal?: Principal): Connection {
+    const session = new Session(sink, sessionId, principal);
     this.#sessions.add(session);
     const router = this.#router;
     return {
