@@ -12,6 +12,8 @@ export interface PeerOptions {
   wsPort: number | undefined;
   threads: number | undefined;
   nice: number | undefined;
+  /** weft only: install one middleware that does nothing but call next() (its cost, measured). */
+  noopMiddleware: boolean;
 }
 
 export const UNSUPPORTED_TRANSPORT_EXIT = 3;
@@ -25,6 +27,7 @@ export function readPeerOptions(argv: string[] = process.argv.slice(2)): PeerOpt
       ws: { type: 'string' },
       threads: { type: 'string' },
       nice: { type: 'string' },
+      'noop-middleware': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -35,6 +38,7 @@ export function readPeerOptions(argv: string[] = process.argv.slice(2)): PeerOpt
     wsPort: int(values.ws),
     threads: int(values.threads),
     nice: int(values.nice),
+    noopMiddleware: values['noop-middleware'],
   };
 }
 

@@ -6,6 +6,7 @@ import { cpuThroughput } from './cpu-throughput.js';
 import { dispatchOverhead } from './dispatch-overhead.js';
 import { fleet } from './fleet.js';
 import { memory } from './memory.js';
+import { middlewareCost } from './middleware-cost.js';
 import { modernHttp } from './modern-http.js';
 import { responsiveness } from './responsiveness.js';
 import type { Scenario } from './scenario.js';
@@ -22,4 +23,5 @@ export const SCENARIOS: readonly Scenario[] = [
   timeouts,
   memory,
   coTenants,
+  middlewareCost,
 ];

@@ -30,6 +30,7 @@ const server = addDemoTools(
     handler: () => 'ok',
   })
   .tool(noopBlocking);
+if (options.noopMiddleware) server.use((_ctx, next) => next());
 
 await server.listen({
   stdio: options.stdio,
