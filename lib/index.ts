@@ -47,6 +47,7 @@ export type {
 } from './router/middleware-chain.js';
 export { type ListenOptions, McpServer, type McpServerOptions } from './server.js';
 export type { TaskOptions } from './server-options.js';
+export { SkillRegistrationError } from './skills/skill-catalog.js';
 export { MemoryTaskStore } from './tasks/memory-task-store.js';
 export { RedisTaskStore, type RedisTaskStoreOptions } from './tasks/redis-task-store.js';
 export type { TaskChange, TaskRecord, TaskStatus } from './tasks/task-record.js';

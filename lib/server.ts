@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import type { Principal } from './auth/principal.js';
 import { callPeer, resourceUpdatedNotification, type ServerParts } from './context-views.js';
 import { Engine } from './engine/engine.js';
@@ -16,6 +17,7 @@ import { PromptRegistry } from './prompts/prompt-registry.js';
 import type { SchemaPromptDefinition } from './prompts/prompt-schema.js';
 import { notification } from './protocol/json-rpc.js';
 import { encodeMessage } from './protocol/message-encoding.js';
+import { SKILLS_EXTENSION } from './protocol/skills-extension.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './resources/resource-definition.js';
 import { ResourceRegistry } from './resources/resource-registry.js';
 import { type UiResourceDefinition, uiResourceDefinition, uiTargetProblem } from './resources/ui-resource.js';
@@ -31,12 +33,15 @@ import { addResourceMethods } from './router/resource-methods.js';
 import { Router } from './router/router.js';
 import type { ServerIdentity } from './router/server-identity.js';
 import { type MessageSink, Session } from './router/session.js';
+import { addSkillMethods } from './router/skill-methods.js';
 import { addTaskMethods } from './router/task-methods.js';
 import { TaskRunner } from './router/task-runner.js';
 import { detailedTask } from './router/task-wire.js';
 import { addToolMethods } from './router/tool-methods.js';
 import { serverCapabilities } from './server-capabilities.js';
 import { checkServerOptions, type ListenOptions, type McpServerOptions } from './server-options.js';
+import { SkillCatalog, SkillRegistrationError } from './skills/skill-catalog.js';
+import { skillResources } from './skills/skill-resources.js';
 import { TagFilter } from './tag-filter.js';
 import { MemoryTaskStore } from './tasks/memory-task-store.js';
 import { SchemaCompiler } from './tools/schema-compiler.js';
@@ -86,6 +91,8 @@ export class McpServer {
   readonly #wsTransports: WebSocketTransport[] = [];
   readonly #addresses: { http?: AddressInfo; ws?: AddressInfo } = {};
   readonly #tasks: TaskRunner;
+  /** Extensions set up on this server (Skills), as `capabilities.extensions` advertises them. */
+  readonly #extensions: Record<string, object> = {};
   /** Which tagged tools, prompts and resources are exposed (enabledTags, disabledTags, enableTag...). */
   readonly #tags: TagFilter;
 
@@ -205,6 +212,25 @@ export class McpServer {
    */
   use(middleware: Middleware): this {
     this.#router.use(middleware);
+    return this;
+  }
+
+  /**
+   * Serves a folder of Agent Skills (the Skills extension, SEP-2640): each skill a directory with
+   * a SKILL.md, each of its files a `skill://` resource, `skills/list` / `skills/get` with the
+   * frontmatter and the manifest of digests, `resources/directory/read`. A skill whose
+   * frontmatter lacks name or description, or whose name is not its directory's, throws here.
+   */
+  skills(directory: string): this {
+    if (SKILLS_EXTENSION in this.#extensions) {
+      throw new SkillRegistrationError(
+        'server.skills: this server already serves a skills folder; call it once',
+      );
+    }
+    const catalog = new SkillCatalog(resolve(directory));
+    for (const resource of skillResources(catalog)) this.#resources.add(resource);
+    addSkillMethods(this.#router, catalog, this.#options.pageSize ?? 100);
+    this.#extensions[SKILLS_EXTENSION] = { directoryRead: true };
     return this;
   }
 
@@ -426,7 +452,7 @@ export class McpServer {
   }
 
   #capabilities(): Record<string, unknown> {
-    return serverCapabilities(this.#registry, this.#resources, this.#prompts);
+    return serverCapabilities(this.#registry, this.#resources, this.#prompts, this.#extensions);
   }
 
   /** A list changed: initialized legacy sessions hear it, and the listen streams that asked. */
