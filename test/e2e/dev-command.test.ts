@@ -101,7 +101,7 @@ describe('weft dev', () => {
     );
     writeFileSync(
       join(project, 'src/greeting.ts'),
-      'export const greeting = (text: string): string => `${text}!`;\n',
+      'export const greeting = (text: string): string => text + "!";\n',
     );
     writeFileSync(join(project, 'src/server.ts'), serverSource('v1'));
     port = await freePort();
@@ -142,7 +142,7 @@ describe('weft dev', () => {
     // A change to an imported file, with a type error in it: restarted, and the error printed.
     writeFileSync(
       join(project, 'src/greeting.ts'),
-      'export const greeting = (text: string): string => `${text}?`;\nexport const wrong: number = "text";\n',
+      'export const greeting = (text: string): string => text + "?";\nexport const wrong: number = "text";\n',
     );
     assert.equal(
       await eventually(
