@@ -10,10 +10,10 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { findHeaderParams } from '../protocol/header-param-schema.js';
 import { encodeJson } from '../protocol/message-encoding.js';
 import { TagFilter } from '../tag-filter.js';
 import { findHandler } from './handler-export.js';
-import { findHeaderParams } from './header-params.js';
 import type { RegisteredTool, ToolDescriptor } from './registered-tool.js';
 import type { SchemaCompiler } from './schema-compiler.js';
 import { type Placement, TOOL_OPTION_KEYS, type ToolDefinition } from './tool-definition.js';

@@ -1,8 +1,9 @@
 /**
- * The registration check for `x-mcp-header` annotations in a tool's input schema.
+ * The rules for `x-mcp-header` annotations in a tool's input schema, for both sides: the server
+ * refuses such a tool when it registers (lib/tools), a client drops it from its listing (lib/client).
  *
  * HTTP clients drop a tool whose annotations break the spec's rules, so a server that published one
- * would offer a tool nobody can call. The rules are checked once, here, when the tool registers: a
+ * would offer a tool nobody can call. The rules, checked here once per tool: a
  * non-empty RFC 9110 token, unique within the tool ignoring case, only on a `string`, `integer` or
  * `boolean` property, and only where the property is reachable from the root through `properties`
  * keys alone. The walk visits every subschema keyword, so an annotation under `items`, `anyOf`,
@@ -14,7 +15,7 @@ import {
   isHeaderToken,
   PARAM_HEADER_PREFIX,
   X_MCP_HEADER,
-} from '../protocol/mcp-param-headers.js';
+} from './mcp-param-headers.js';
 
 const PERMITTED_TYPES: ReadonlySet<string> = new Set<HeaderParamType>(['string', 'integer', 'boolean']);
 
