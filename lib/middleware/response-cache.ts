@@ -4,9 +4,10 @@
  *
  * It honours the hints the server gives clients (the `cache` option: `ttlMs`, `cacheScope`): a
  * result is kept for `ttlMs` (0, the default, keeps nothing), and a `private` result is kept per
- * caller (issuer + subject of the principal), so one user's answer is never served to another. A
- * `public` one is shared. The key is the method, the era and version, the params without `_meta`,
- * and the client's declared capabilities (a listing may depend on them). Never cached: errors,
+ * caller (issuer + subject of the principal), so one user's answer is never served to another;
+ * callers without a principal (a server without auth) share one entry. A `public` one is shared.
+ * The key is the method, the era and version, the params without `_meta`, and the client's
+ * declared capabilities (a listing may depend on them). Never cached: errors,
  * `input_required` answers and retries carrying `inputResponses` / `requestState`, and tasks.
  *
  * Within `ttlMs` a cached listing does not see a tool added or removed meanwhile, as a client
