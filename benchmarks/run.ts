@@ -43,7 +43,7 @@ if (unknown.length > 0) {
 }
 const servers = values.servers
   ? SERVERS.filter((spec) => values.servers!.split(',').includes(spec.id))
-  : SERVERS;
+  : SERVERS.filter((spec) => !spec.onRequest);
 if (servers.length === 0) {
   process.stderr.write(`--servers matched none of: ${SERVERS.map((spec) => spec.id).join(', ')}\n`);
   process.exit(2);

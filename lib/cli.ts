@@ -7,17 +7,29 @@
  *   weft serve ./dist/my-server.js --http 3000 [--ws 3001] [--host 127.0.0.1]
  *              [--allowed-hosts mcp.example.com,... | any] [--allowed-origins https://app.example,... | any]
  *   weft worker ./dist/my-server.js --redis redis://127.0.0.1:6379 [--threads N] [--queue NAME]
+ *   weft dev ./src/my-server.ts [--http 3000]     (restarts on every change; lib/dev/)
+ *   weft list | inspect <target>, weft call <target> <tool> key=value ...   (lib/client-commands/)
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { CLIENT_USAGE, runClientCommand } from './client-commands/client-commands.js';
+import { DEV_USAGE, runDevCommand } from './dev/dev-command.js';
 import { runWorkerCommand, WORKER_USAGE } from './fleet/worker-command.js';
 import { McpServer } from './server.js';
 
-const USAGE = `usage: weft serve <module.js> (--stdio | --http PORT [--ws PORT]) [--host HOST] [--allowed-hosts LIST|any] [--allowed-origins LIST|any]\n       ${WORKER_USAGE}\n       weft --version`;
+const USAGE = `usage: weft serve <module.js> (--stdio | --http PORT [--ws PORT]) [--host HOST] [--allowed-hosts LIST|any] [--allowed-origins LIST|any]\n       ${WORKER_USAGE}\n       ${DEV_USAGE}\n       ${CLIENT_USAGE}\n       weft --help | --version`;
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === 'worker') return runWorkerCommand(argv.slice(1));
+  if (argv[0] === 'dev') return runDevCommand(argv.slice(1));
+  if (argv[0] === 'list' || argv[0] === 'call' || argv[0] === 'inspect') {
+    return runClientCommand(argv[0], argv.slice(1));
+  }
+  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const { values, positionals } = parseArgs({
     args: argv,
     options: {

@@ -9,6 +9,15 @@ export type { OAuthResourceServerOptions } from './auth/resource-server-options.
 export type { FleetOptions } from './engine/fleet-options.js';
 export type { MountedUpstream, MountOptions } from './gateway/mounted-upstream.js';
 export type { CommandUpstream, Upstream, UrlUpstream } from './gateway/upstream-target.js';
+export {
+  type RequestLogEntry,
+  type RequestLoggingOptions,
+  type ResponseCacheOptions,
+  type ResultSizeLimitOptions,
+  requestLogging,
+  responseCache,
+  resultSizeLimit,
+} from './middleware/index.js';
 export type {
   PromptArgument,
   PromptContext,
@@ -33,8 +42,17 @@ export type {
 export { RESOURCE_NOT_FOUND } from './resources/resource-registry.js';
 export type { ResourcesView } from './resources/resources-view.js';
 export type { CacheHint, CacheOptions } from './router/cache-hints.js';
+export { NO_RESPONSE as NO_ANSWER } from './router/method-table.js';
+export type {
+  Middleware,
+  MiddlewareContext,
+  MiddlewareHook,
+  MiddlewareHooks,
+  Next,
+} from './router/middleware-chain.js';
 export { type ListenOptions, McpServer, type McpServerOptions, type StdioListenOptions } from './server.js';
 export type { TaskOptions } from './server-options.js';
+export { SkillRegistrationError } from './skills/skill-catalog.js';
 export { MemoryTaskStore } from './tasks/memory-task-store.js';
 export { RedisTaskStore, type RedisTaskStoreOptions } from './tasks/redis-task-store.js';
 export type { TaskChange, TaskRecord, TaskStatus } from './tasks/task-record.js';

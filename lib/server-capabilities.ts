@@ -12,6 +12,8 @@ export function serverCapabilities(
   tools: ToolRegistry,
   resources: ResourceRegistry,
   prompts: PromptRegistry,
+  /** Extensions the server was set up with (Skills), by id; MCP Apps is added when it applies. */
+  extensions: Readonly<Record<string, object>> = {},
 ): Record<string, unknown> {
   const capabilities: Record<string, unknown> = { tools: { listChanged: true }, logging: {} };
   // Offered once some tool may run as a task. The legacy era's slot; server/discover shows it
@@ -23,6 +25,8 @@ export function serverCapabilities(
   if (!prompts.isEmpty) capabilities.prompts = { listChanged: true };
   if (!resources.isEmpty || !prompts.isEmpty) capabilities.completions = {};
   // MCP Apps, once there is an app to render; server/discover carries it to the modern era.
-  if (hasUiResource(resources)) capabilities.extensions = { [UI_EXTENSION]: {} };
+  const offered: Record<string, object> = { ...extensions };
+  if (hasUiResource(resources)) offered[UI_EXTENSION] = {};
+  if (Object.keys(offered).length > 0) capabilities.extensions = offered;
   return capabilities;
 }

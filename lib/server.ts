@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
 import { makePrincipal, type Principal } from './auth/principal.js';
 import { callPeer, resourceUpdatedNotification, type ServerParts } from './context-views.js';
 import { Engine } from './engine/engine.js';
@@ -19,6 +20,7 @@ import { PromptRegistry } from './prompts/prompt-registry.js';
 import type { SchemaPromptDefinition } from './prompts/prompt-schema.js';
 import { notification } from './protocol/json-rpc.js';
 import { encodeMessage } from './protocol/message-encoding.js';
+import { SKILLS_EXTENSION } from './protocol/skills-extension.js';
 import type { ResourceDefinition, ResourceTemplateDefinition } from './resources/resource-definition.js';
 import { ResourceRegistry } from './resources/resource-registry.js';
 import { type UiResourceDefinition, uiResourceDefinition, uiTargetProblem } from './resources/ui-resource.js';
@@ -27,6 +29,7 @@ import { addCompletionMethods } from './router/completion-methods.js';
 import { addDiscoverMethod } from './router/discover-method.js';
 import { addLifecycleMethods } from './router/lifecycle-methods.js';
 import { type ListChangedKind, ListenStreams } from './router/listen-streams.js';
+import type { Middleware } from './router/middleware-chain.js';
 import { MrtrRounds } from './router/mrtr-rounds.js';
 import { addPromptMethods } from './router/prompt-methods.js';
 import { RequestStateSeal } from './router/request-state.js';
@@ -34,6 +37,7 @@ import { addResourceMethods } from './router/resource-methods.js';
 import { Router } from './router/router.js';
 import type { ServerIdentity } from './router/server-identity.js';
 import { type MessageSink, Session } from './router/session.js';
+import { addSkillMethods } from './router/skill-methods.js';
 import { addTaskMethods } from './router/task-methods.js';
 import { TaskRunner } from './router/task-runner.js';
 import { detailedTask } from './router/task-wire.js';
@@ -46,6 +50,8 @@ import {
   type StdioListenOptions,
   sharedCountsOf,
 } from './server-options.js';
+import { SkillCatalog, SkillRegistrationError } from './skills/skill-catalog.js';
+import { skillResources } from './skills/skill-resources.js';
 import { TagFilter } from './tag-filter.js';
 import { MemoryTaskStore } from './tasks/memory-task-store.js';
 import { SchemaCompiler } from './tools/schema-compiler.js';
@@ -97,6 +103,8 @@ export class McpServer {
   readonly #mounts: MountedUpstream[] = [];
   readonly #addresses: { http?: AddressInfo; ws?: AddressInfo } = {};
   readonly #tasks: TaskRunner;
+  /** Extensions set up on this server (Skills), as `capabilities.extensions` advertises them. */
+  readonly #extensions: Record<string, object> = {};
   /** Which tagged tools, prompts and resources are exposed (enabledTags, disabledTags, enableTag...). */
   readonly #tags: TagFilter;
 
@@ -216,6 +224,36 @@ export class McpServer {
    */
   uiResource(definition: UiResourceDefinition): this {
     this.#resources.add(uiResourceDefinition(definition));
+    return this;
+  }
+
+  /**
+   * Wraps every later request in `middleware`: a function `(ctx, next)` for every request, or an
+   * object of hooks by kind (`onCallTool`, `onList`, `onReadResource`, `onGetPrompt`, `onRequest`,
+   * `onNotification`). The first installed is the outermost. Hooks run on the main thread: never
+   * block in one. See lib/router/middleware-chain.ts and the built-ins in weft's `middleware`.
+   */
+  use(middleware: Middleware): this {
+    this.#router.use(middleware);
+    return this;
+  }
+
+  /**
+   * Serves a folder of Agent Skills (the Skills extension, SEP-2640): each skill a directory with
+   * a SKILL.md, each of its files a `skill://` resource, `skills/list` / `skills/get` with the
+   * frontmatter and the manifest of digests, `resources/directory/read`. A skill whose
+   * frontmatter lacks name or description, or whose name is not its directory's, throws here.
+   */
+  skills(directory: string): this {
+    if (SKILLS_EXTENSION in this.#extensions) {
+      throw new SkillRegistrationError(
+        'server.skills: this server already serves a skills folder; call it once',
+      );
+    }
+    const catalog = new SkillCatalog(resolve(directory));
+    for (const resource of skillResources(catalog)) this.#resources.add(resource);
+    addSkillMethods(this.#router, catalog, this.#options.pageSize ?? 100);
+    this.#extensions[SKILLS_EXTENSION] = { directoryRead: true };
     return this;
   }
 
@@ -492,7 +530,7 @@ export class McpServer {
   }
 
   #capabilities(): Record<string, unknown> {
-    return serverCapabilities(this.#registry, this.#resources, this.#prompts);
+    return serverCapabilities(this.#registry, this.#resources, this.#prompts, this.#extensions);
   }
 
   /** A list changed: initialized legacy sessions hear it, and the listen streams that asked. */

@@ -14,6 +14,8 @@ export interface PeerOptions {
   nice: number | undefined;
   /** weft only: `--fairness off` serves callers first come, first served (the fairness option). */
   fairness: 'on' | 'off';
+  /** weft only: install one middleware that does nothing but call next() (its cost, measured). */
+  noopMiddleware: boolean;
 }
 
 export const UNSUPPORTED_TRANSPORT_EXIT = 3;
@@ -28,6 +30,7 @@ export function readPeerOptions(argv: string[] = process.argv.slice(2)): PeerOpt
       threads: { type: 'string' },
       nice: { type: 'string' },
       fairness: { type: 'string', default: 'on' },
+      'noop-middleware': { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -39,6 +42,7 @@ export function readPeerOptions(argv: string[] = process.argv.slice(2)): PeerOpt
     threads: int(values.threads),
     nice: int(values.nice),
     fairness: values.fairness === 'off' ? 'off' : 'on',
+    noopMiddleware: values['noop-middleware'],
   };
 }
 

@@ -6,6 +6,7 @@ import { cpuThroughput } from './cpu-throughput.js';
 import { dispatchOverhead } from './dispatch-overhead.js';
 import { fleet } from './fleet.js';
 import { memory } from './memory.js';
+import { middlewareCost } from './middleware-cost.js';
 import { modernHttp } from './modern-http.js';
 import { modernHttpAuth } from './modern-http-auth.js';
 import { noisyNeighbour } from './noisy-neighbour.js';
@@ -26,4 +27,5 @@ export const SCENARIOS: readonly Scenario[] = [
   timeouts,
   memory,
   coTenants,
+  middlewareCost,
 ];

@@ -10,6 +10,7 @@ export type ServerId =
   | 'weft'
   | 'weft-auth'
   | 'weft-fifo'
+  | 'weft-middleware'
   | 'weft-fleet'
   | 'sdk'
   | 'sdk-piscina'
@@ -24,6 +25,8 @@ export interface ServerSpec {
   label: string;
   /** The tool that does nothing on a pool thread, when the server has a pool. */
   blockingNoop?: string;
+  /** Only run when named with `--servers` (a variant of another server, not a peer). */
+  onRequest?: boolean;
   /** Whether `--threads N` sizes a worker pool. */
   hasPool: boolean;
   /** The script and flags that serve `transport` on `port` (stdio ignores the port). */
@@ -52,6 +55,19 @@ export const SERVERS: readonly ServerSpec[] = [
     command: (transport, port) => ({
       script: dist('./weft-server.js'),
       args: transportFlags(transport, port),
+    }),
+  },
+  {
+    // The cost of middleware: weft with one no-op middleware (`npm run bench -- --servers
+    // weft,weft-middleware cheap-throughput`); never part of a default run.
+    id: 'weft-middleware',
+    label: 'weft + 1 no-op middleware',
+    blockingNoop: 'noop_blocking',
+    hasPool: true,
+    onRequest: true,
+    command: (transport, port) => ({
+      script: dist('./weft-server.js'),
+      args: [...transportFlags(transport, port), '--noop-middleware'],
     }),
   },
   { id: 'sdk', label: 'official SDK', hasPool: false, command: peer('sdk-server.js') },

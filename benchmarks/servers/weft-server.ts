@@ -48,6 +48,7 @@ const server: McpServer = addDemoTools(
     inputSchema: { type: 'object', additionalProperties: false },
     handler: (): string => JSON.stringify(server.stats.callers),
   });
+if (options.noopMiddleware) server.use((_ctx, next) => next());
 
 await server.listen({
   stdio: options.stdio,

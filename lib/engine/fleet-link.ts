@@ -13,7 +13,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Queue, QueueEvents } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadBullmq, loadIoredis } from '../optional-peers.js';
 import { redactedUrl } from '../redis-url.js';
 import { FleetClock } from './fleet-clock.js';
 import { type FleetEvent, FleetKeys } from './fleet-protocol.js';
@@ -63,12 +64,15 @@ export class FleetLink {
   constructor(options: FleetLinkOptions, handlers: FleetLinkHandlers) {
     this.keys = new FleetKeys(options.queue);
     this.url = redactedUrl(options.redis);
-    this.commands = new Redis(options.redis, {
+    this.commands = new (loadIoredis('the fleet (McpServer option fleet)').Redis)(options.redis, {
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       lazyConnect: true,
     });
-    this.#subscriber = new Redis(options.redis, { lazyConnect: true, maxRetriesPerRequest: null });
+    this.#subscriber = new (loadIoredis('the fleet (McpServer option fleet)').Redis)(options.redis, {
+      lazyConnect: true,
+      maxRetriesPerRequest: null,
+    });
     this.clock = new FleetClock(this.commands);
     const remember = (error: Error) => {
       this.#lastError = error;
@@ -95,7 +99,7 @@ export class FleetLink {
 
   /** Connects everything; rejects, saying why, when Redis cannot be reached in time. */
   async open(): Promise<void> {
-    const { Queue, QueueEvents } = await import('bullmq');
+    const { Queue, QueueEvents } = await loadBullmq('the fleet (McpServer option fleet)');
     const opened = (async () => {
       await Promise.all([this.commands.connect(), this.#subscriber.connect()]);
       await this.#subscriber.subscribe(this.keys.eventsChannel(this.router));

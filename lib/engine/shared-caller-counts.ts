@@ -13,7 +13,8 @@
  * limit by as many times as there are replicas; calls entered during the outage leave locally.
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadIoredis } from '../optional-peers.js';
 import { redactedUrl } from '../redis-url.js';
 import { type CallerCounts, type CountCheck, type EntryResult, LocalCallerCounts } from './caller-counts.js';
 
@@ -89,7 +90,8 @@ export interface SharedCallerCountsOptions {
 }
 
 export class SharedCallerCounts implements CallerCounts {
-  readonly #redis: Redis;
+  #connection: Redis | undefined;
+  readonly #redisUrl: string;
   readonly #local = new LocalCallerCounts();
   readonly #prefix: string;
   readonly #url: string;
@@ -109,19 +111,30 @@ export class SharedCallerCounts implements CallerCounts {
   constructor(options: SharedCallerCountsOptions) {
     this.#prefix = options.keyPrefix ?? 'weft:limits:';
     this.#url = redactedUrl(options.url);
+    this.#redisUrl = options.url;
     this.#logError = options.logError;
+  }
+
+  /**
+   * The connection, made on first use: a server whose limits count nothing never loads ioredis
+   * (an optional peer) nor opens a connection.
+   */
+  get #redis(): Redis {
+    if (this.#connection) return this.#connection;
     // No offline queue: while Redis is away a command fails at once, and the call is counted here.
-    this.#redis = new Redis(options.url, {
+    const redis = new (loadIoredis('limits.perCaller shared through Redis').Redis)(this.#redisUrl, {
       lazyConnect: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 1,
       commandTimeout: COMMAND_TIMEOUT_MS,
     });
-    this.#redis.on('error', (error: Error) => this.#lost(error));
-    this.#redis.on('ready', () => this.#regained());
-    this.#redis.defineCommand('weftLimitEnter', { lua: ENTER });
-    this.#redis.defineCommand('weftLimitCharge', { lua: CHARGE });
-    this.#redis.defineCommand('weftLimitRenew', { lua: RENEW });
+    redis.on('error', (error: Error) => this.#lost(error));
+    redis.on('ready', () => this.#regained());
+    redis.defineCommand('weftLimitEnter', { lua: ENTER });
+    redis.defineCommand('weftLimitCharge', { lua: CHARGE });
+    redis.defineCommand('weftLimitRenew', { lua: RENEW });
+    this.#connection = redis;
+    return redis;
   }
 
   /** Whether counts are shared now (false while Redis is unreachable and this replica counts alone). */
@@ -206,8 +219,10 @@ export class SharedCallerCounts implements CallerCounts {
     this.#closed = true;
     clearInterval(this.#renewTimer);
     clearInterval(this.#probeTimer);
-    if (this.#opening === undefined || this.#redis.status !== 'ready') this.#redis.disconnect();
-    else await this.#redis.quit().catch(() => this.#redis.disconnect());
+    const redis = this.#connection;
+    if (redis === undefined) return;
+    if (this.#opening === undefined || redis.status !== 'ready') redis.disconnect();
+    else await redis.quit().catch(() => redis.disconnect());
   }
 
   #renew(): void {

@@ -19,7 +19,7 @@
 
 import { hostname } from 'node:os';
 import type { Job, Worker } from 'bullmq';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { makePrincipal } from '../auth/principal.js';
 import { Cancellation } from '../engine/cancellation.js';
 import { Engine } from '../engine/engine.js';
@@ -37,6 +37,7 @@ import {
   toolDigest,
 } from '../engine/fleet-protocol.js';
 import type { Outcome } from '../engine/outcome.js';
+import { loadBullmq, loadIoredis } from '../optional-peers.js';
 import { encodeJson } from '../protocol/message-encoding.js';
 import { checkRedisUrl, redactedUrl } from '../redis-url.js';
 import type { RegisteredBlockingTool, RegisteredTool } from '../tools/registered-tool.js';
@@ -126,8 +127,14 @@ export class FleetWorker {
       niceIncrement: this.#options.niceIncrement,
       logError: this.#logError,
     });
-    this.#commands = new Redis(this.#options.redis, { lazyConnect: true, maxRetriesPerRequest: 1 });
-    this.#subscriber = new Redis(this.#options.redis, { lazyConnect: true, maxRetriesPerRequest: null });
+    this.#commands = new (loadIoredis('weft worker').Redis)(this.#options.redis, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 1,
+    });
+    this.#subscriber = new (loadIoredis('weft worker').Redis)(this.#options.redis, {
+      lazyConnect: true,
+      maxRetriesPerRequest: null,
+    });
     this.#clock = new FleetClock(this.#commands);
     // ioredis reconnects by itself; the last error only says why, when starting fails.
     const remember = (error: Error) => {
@@ -151,7 +158,7 @@ export class FleetWorker {
   }
 
   async start(): Promise<void> {
-    const { Worker } = await import('bullmq');
+    const { Worker } = await loadBullmq('weft worker');
     try {
       await Promise.all([this.#commands.connect(), this.#subscriber.connect()]);
       await this.#clock.start();

@@ -65,6 +65,10 @@ export const MODERN_METHODS: ReadonlyMap<string, ModernMethodRule> = new Map<str
   ['tasks/get', { cacheable: false }],
   ['tasks/update', { cacheable: false }],
   ['tasks/cancel', { cacheable: false }],
+  // The Skills extension's methods (SEP-2640): they exist only on a server that serves skills.
+  ['skills/list', { cacheable: true }],
+  ['skills/get', { cacheable: true }],
+  ['resources/directory/read', { cacheable: true }],
 ]);
 
 /** Methods that exist only in the modern era: a legacy message naming them is -32601. */
@@ -80,8 +84,11 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** `_meta` key that ties a legacy server-to-client request (or a tasks/result) to its task. */
 export const RELATED_TASK_META = 'io.modelcontextprotocol/related-task';
 
-/** The six methods whose results carry cache hints, for options keyed by method. */
+/** The methods whose results carry cache hints (the core six, the Skills extension's three). */
 export type CacheableMethod =
+  | 'skills/list'
+  | 'skills/get'
+  | 'resources/directory/read'
   | 'server/discover'
   | 'tools/list'
   | 'prompts/list'

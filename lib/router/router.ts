@@ -37,6 +37,7 @@ import { ProtocolError } from '../protocol/protocol-error.js';
 import { allowsBatches } from '../protocol/versions.js';
 import type { CacheOptions } from './cache-hints.js';
 import { type MethodHandler, NO_RESPONSE } from './method-table.js';
+import { MiddlewareChain } from './middleware-chain.js';
 import { ModernAnswers } from './modern-answers.js';
 import { legacyScope, modernScope, type RequestScope } from './request-scope.js';
 import type { ServerIdentity } from './server-identity.js';
@@ -88,9 +89,13 @@ export class Router {
   readonly #logError: (message: string) => void;
   readonly #identity: ServerIdentity;
   readonly #modern: Answering;
+  readonly #cache: CacheOptions | undefined;
+  /** The author's middleware (server.use); undefined until the first, so none costs one check. */
+  #middleware: MiddlewareChain | undefined;
 
   constructor(options: RouterOptions) {
     this.#logError = options.logError;
+    this.#cache = options.cache;
     this.#identity = options.identity;
     const answers = new ModernAnswers(options.identity, options.cache);
     this.#modern = {
@@ -101,6 +106,13 @@ export class Router {
 
   method(name: string, handler: MethodHandler): this {
     this.#methods.set(name, handler);
+    return this;
+  }
+
+  /** Adds a middleware around every later dispatch (see middleware-chain.ts). */
+  use(middleware: unknown): this {
+    this.#middleware ??= new MiddlewareChain(this.#cache);
+    this.#middleware.add(middleware);
     return this;
   }
 
@@ -171,9 +183,23 @@ export class Router {
         sink.send(failure(message.id, message.error));
         return undefined;
       case 'notification': {
-        const handler = this.#notifications.get(message.message.method);
+        const { method, params = {} } = message.message;
+        const handler = this.#notifications.get(method);
+        const wrapped = this.#middleware?.notification(
+          session,
+          method,
+          params,
+          eraOf(method, params),
+          handler,
+        );
+        if (wrapped !== undefined) {
+          wrapped.catch((error) =>
+            this.#logError(`weft: ${method} middleware failed: ${(error as Error)?.stack ?? String(error)}`),
+          );
+          return undefined;
+        }
         // Unknown notifications are ignored, as JSON-RPC requires (there is no one to tell).
-        if (handler) this.#guard(() => handler(session, message.message.params ?? {}));
+        if (handler) this.#guard(() => handler(session, params));
         return undefined;
       }
       case 'response':
@@ -182,7 +208,7 @@ export class Router {
         session.settle(message.message);
         return undefined;
       case 'request':
-        if (scope !== undefined) return this.#dispatch(session, message.message, sink, scope, AS_IS);
+        if (scope !== undefined) return this.#dispatch(session, message.message, sink, scope, AS_IS, false);
         return this.#request(session, message.message, sink);
     }
   }
@@ -216,6 +242,7 @@ export class Router {
     sink: MessageSink,
     scope: RequestScope,
     answering: Answering,
+    fromClient = true,
   ): Promise<void> | undefined {
     const handler = this.#methods.get(request.method);
     if (!handler) {
@@ -235,7 +262,10 @@ export class Router {
     }
     let result: unknown;
     try {
-      result = handler({ session, params: request.params ?? {}, request, sink, scope });
+      const context = { session, params: request.params ?? {}, request, sink, scope };
+      // A handler's calls to its own server already went through middleware as their request.
+      const chain = fromClient ? this.#middleware : undefined;
+      result = chain === undefined ? handler(context) : chain.request(context, handler);
     } catch (error) {
       sink.send(this.#errorResponse(request, error, answering));
       return undefined;

@@ -17,7 +17,8 @@
  *   of expired ids as they are met.
  */
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadIoredis } from '../optional-peers.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { checkRedisUrl, redactedUrl } from '../redis-url.js';
 import type { TaskChange, TaskRecord } from './task-record.js';
@@ -92,7 +93,10 @@ export class RedisTaskStore implements TaskStore {
     this.#fullUrl = options.url;
     // Connected on first use: a process that only builds the server (a `weft worker` loading the
     // server module for its tools) never talks to the task store at all.
-    this.#redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 3 });
+    this.#redis = new (loadIoredis('RedisTaskStore').Redis)(options.url, {
+      lazyConnect: true,
+      maxRetriesPerRequest: 3,
+    });
     // ioredis reconnects by itself; without a listener it would print every failed attempt.
     this.#redis.on('error', (error: Error) => {
       this.#lastError = error;

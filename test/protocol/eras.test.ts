@@ -96,15 +96,18 @@ describe('readModernEnvelope', () => {
 });
 
 describe('the modern method table', () => {
-  it('holds the schema ClientRequest methods and the tasks extension, six of them cacheable', () => {
+  it('holds the schema ClientRequest methods, the tasks and skills extensions, nine of them cacheable', () => {
     assert.deepEqual([...MODERN_METHODS.keys()].sort(), [
       'completion/complete',
       'prompts/get',
       'prompts/list',
+      'resources/directory/read',
       'resources/list',
       'resources/read',
       'resources/templates/list',
       'server/discover',
+      'skills/get',
+      'skills/list',
       'subscriptions/listen',
       'tasks/cancel',
       'tasks/get',
@@ -115,10 +118,13 @@ describe('the modern method table', () => {
     const cacheable = [...MODERN_METHODS].filter(([, rule]) => rule.cacheable).map(([method]) => method);
     assert.deepEqual(cacheable.sort(), [
       'prompts/list',
+      'resources/directory/read',
       'resources/list',
       'resources/read',
       'resources/templates/list',
       'server/discover',
+      'skills/get',
+      'skills/list',
       'tools/list',
     ]);
   });
