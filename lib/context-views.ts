@@ -18,6 +18,7 @@ import type { MethodContext } from './router/method-table.js';
 import { InputRequiredAnswer } from './router/mrtr-rounds.js';
 import type { RequestScope } from './router/request-scope.js';
 import type { Router } from './router/router.js';
+import { requireScopes } from './router/scope-check.js';
 import type { Session } from './router/session.js';
 import type { CallToolResult } from './tools/content.js';
 import { CallAbandonedError, type ToolCallOutcome, type ToolsView } from './tools/tool-context.js';
@@ -42,8 +43,8 @@ export function callPeer(parts: ServerParts, { session, sink, scope }: MethodCon
       ? (method, params, signal) => session.request(method, params, signal, sink)
       : (method) => Promise.reject(new Error(noClientRequests(method, scope))),
     tools: (signal) => toolsView(parts, session, scope, signal),
-    resources: () => resourcesView(parts, session),
-    prompts: () => promptsView(parts),
+    resources: () => resourcesView(parts, session, scope),
+    prompts: () => promptsView(parts, scope),
   };
 }
 
@@ -148,7 +149,11 @@ async function innerCall(
   return settled.result as CallToolResult;
 }
 
-function resourcesView(parts: ServerParts, session: Session): ResourcesView {
+/**
+ * A read or get through a view runs under the calling request's principal: the reader sees it as
+ * ctx.auth, and its scopes are checked as for a client's read (-32012 when it lacks them).
+ */
+function resourcesView(parts: ServerParts, session: Session, scope: RequestScope): ResourcesView {
   const notifyUpdated = async (uri: string) => parts.resourceUpdated(uri);
   return {
     list: async (filter) =>
@@ -158,7 +163,11 @@ function resourcesView(parts: ServerParts, session: Session): ResourcesView {
         .map((entry) => entry.descriptor),
     templates: async () => parts.resources.sortedTemplates().map((entry) => entry.descriptor),
     find: async (uri) => parts.resources.sortedResources().find((entry) => entry.key === uri)?.descriptor,
-    read: (uri) => parts.resources.read(uri, { signal: new AbortController().signal }),
+    read: async (uri) => {
+      const scopes = parts.resources.scopesOf(uri);
+      if (scopes !== undefined) requireScopes(scope, scopes, `resource ${uri}`);
+      return parts.resources.read(uri, { signal: new AbortController().signal, auth: scope.principal });
+    },
     isSubscribed: async (uri) => session.subscriptions.has(uri),
     add: async (definition) => parts.resources.add(definition),
     addTemplate: async (definition) => parts.resources.addTemplate(definition),
@@ -168,7 +177,7 @@ function resourcesView(parts: ServerParts, session: Session): ResourcesView {
   };
 }
 
-function promptsView(parts: ServerParts): PromptsView {
+function promptsView(parts: ServerParts, scope: RequestScope): PromptsView {
   return {
     list: async (filter) =>
       parts.prompts
@@ -176,7 +185,11 @@ function promptsView(parts: ServerParts): PromptsView {
         .filter((entry) => hasAnyTag(entry.tags, filter?.tags))
         .map((entry) => entry.descriptor),
     find: async (name) => parts.prompts.sorted().find((entry) => entry.name === name)?.descriptor,
-    get: (name, args) => parts.prompts.get(name, args, { signal: new AbortController().signal }),
+    get: async (name, args) => {
+      const scopes = parts.prompts.scopesOf(name);
+      if (scopes !== undefined) requireScopes(scope, scopes, `prompt "${name}"`);
+      return parts.prompts.get(name, args, { signal: new AbortController().signal, auth: scope.principal });
+    },
     add: async (definition) => parts.prompts.add(definition),
     remove: async (name) => parts.prompts.remove(name),
   };

@@ -66,6 +66,16 @@ describe('ctx.auth in a legacy session (SDK 1.x client)', () => {
     assert.deepEqual(saw(rest!), { auth: ALICE, frozen: true });
   });
 
+  it('is the principal in readers reached through ctx.resources() and ctx.prompts(), scopes checked', async () => {
+    const result = (await client.callTool({ name: 'whoami_views', arguments: {} })) as {
+      content: { text: string }[];
+    };
+    const seen = JSON.parse(result.content[0]!.text);
+    assert.deepEqual(seen.resource, { auth: ALICE, frozen: true });
+    assert.deepEqual(seen.prompt, { auth: ALICE, frozen: true });
+    assert.equal(seen.admin, -32012, 'a read through a view needs the scopes a client read would');
+  });
+
   it("is the principal in a task's beforeTask and in its handler", async () => {
     const stream = client.experimental.tasks.callToolStream(
       { name: 'whoami_task', arguments: {} },

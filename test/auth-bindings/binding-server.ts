@@ -13,6 +13,7 @@ import {
   whoamiProcess,
   whoamiTask,
   whoamiThread,
+  whoamiViews,
   writeNote,
 } from './binding-tools.js';
 
@@ -30,6 +31,7 @@ export function bindingServer(options: Partial<McpServerOptions> = {}): McpServe
     .tool(whoamiThread)
     .tool(whoamiProcess)
     .tool(whoamiInner)
+    .tool(whoamiViews)
     .tool(whoamiTask)
     .tool(writeNote)
     .tool(readNote)

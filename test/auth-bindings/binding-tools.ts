@@ -50,6 +50,30 @@ export const whoamiInner = defineTool({
   },
 });
 
+export const whoamiViews = defineTool({
+  name: 'whoami_views',
+  description:
+    'Reads notes://whoami and gets whoami_prompt through ctx.resources() / ctx.prompts(), and tries notes://admin.',
+  inputSchema: { type: 'object', properties: {} },
+  handler: async (_args, ctx) => {
+    const [resource] = await ctx.resources().read('notes://whoami');
+    const prompt = await ctx.prompts().get('whoami_prompt', {});
+    const admin = await ctx
+      .resources()
+      .read('notes://admin')
+      .then(
+        () => 'read',
+        (error: Error & { code?: number }) => error.code,
+      );
+    const promptText = (prompt.messages[0]!.content as { text: string }).text;
+    return JSON.stringify({
+      resource: JSON.parse(String(resource?.text)),
+      prompt: JSON.parse(promptText),
+      admin,
+    });
+  },
+});
+
 /** Seen by beforeTask, then reported by the task's own handler, both in one result. */
 let beforeTaskSaw = '';
 export const whoamiTask = defineTool({
