@@ -2,7 +2,10 @@
  * weft's public API.
  */
 
+export { type OAuthResourceServer, oauthResourceServer } from './auth/oauth-resource-server.js';
 export { makePrincipal, type Principal, principalKey } from './auth/principal.js';
+export type { ProtectedResourceMetadata } from './auth/protected-resource-metadata.js';
+export type { OAuthResourceServerOptions } from './auth/resource-server-options.js';
 export type { FleetOptions } from './engine/fleet-options.js';
 export type {
   PromptArgument,
@@ -28,7 +31,7 @@ export type {
 export { RESOURCE_NOT_FOUND } from './resources/resource-registry.js';
 export type { ResourcesView } from './resources/resources-view.js';
 export type { CacheHint, CacheOptions } from './router/cache-hints.js';
-export { type ListenOptions, McpServer, type McpServerOptions } from './server.js';
+export { type ListenOptions, McpServer, type McpServerOptions, type StdioListenOptions } from './server.js';
 export type { TaskOptions } from './server-options.js';
 export { MemoryTaskStore } from './tasks/memory-task-store.js';
 export { RedisTaskStore, type RedisTaskStoreOptions } from './tasks/redis-task-store.js';

@@ -3,6 +3,8 @@
  * mistyped or out-of-range option when the server is built, with a message that says what to fix.
  */
 
+import type { Principal } from './auth/principal.js';
+import { readScopes } from './auth/scopes.js';
 import { checkFleetOptions, type FleetOptions } from './engine/fleet-options.js';
 import { type CacheOptions, checkCacheOptions } from './router/cache-hints.js';
 import { checkFairnessOptions, type FairnessOptions } from './router/caller-keys.js';
@@ -67,8 +69,9 @@ export interface McpServerOptions {
   /** Where server-side diagnostics go (default: stderr; never stdout, which may carry protocol). */
   logError?: (message: string) => void;
   /**
-   * The key that seals a multi-round request's `requestState` (AES-256-GCM), at least 16 bytes (32
-   * random bytes recommended). Give every replica the same one, so a retry may reach any of them.
+   * The key material that seals a multi-round request's `requestState` (AES-256-GCM, the key derived
+   * with HKDF): at least 32 random bytes, as a Buffer or as base64 or hex text (`openssl rand
+   * -base64 32`); a passphrase is refused. Give every replica the same one, so a retry may reach any.
    * Absent: a random key per process, which is right for a single replica only (a retry reaching
    * another process, or this one after a restart, is refused and must start over).
    */
@@ -93,10 +96,30 @@ export interface McpServerOptions {
   /**
    * What each caller may hold and spend, server-wide (tools add their own `limits`): calls in
    * flight, calls waiting, calls per minute, pool time per minute. A call over a limit is refused
-   * at once (-32012, the limit and `retryAfterMs` in its data). With a fleet or a RedisTaskStore,
+   * at once (-32013, the limit and `retryAfterMs` in its data). With a fleet or a RedisTaskStore,
    * the counts are shared by every replica through that Redis.
    */
   limits?: LimitsOption;
+  /**
+   * The OAuth scopes this server knows. With it, a tool, prompt, resource or template requiring a
+   * scope not listed here is refused at registration (a typo fails at start, not at the first
+   * call). Give it the same list as the auth hook's (`oauthResourceServer({ scopesSupported })`).
+   */
+  scopesSupported?: readonly string[];
+  /**
+   * List tools, prompts, resources and templates a caller's scopes do not reach, too (default
+   * false: each caller sees only what it may use). Calls are checked either way.
+   */
+  listOutOfScope?: boolean;
+}
+
+/** `listen({ stdio: { principal } })`: who the stdio client is, in place of OAuth. */
+export interface StdioListenOptions {
+  /**
+   * A fixed principal for the stdio connection (stdio has no OAuth): its scopes are checked,
+   * `ctx.auth` is it, and it owns what the connection creates. Absent: no principal, as with `true`.
+   */
+  principal?: Principal;
 }
 
 export interface TaskOptions {
@@ -113,8 +136,8 @@ export interface TaskOptions {
 }
 
 export interface ListenOptions {
-  /** Serve on this process's stdin/stdout. */
-  stdio?: boolean;
+  /** Serve on this process's stdin/stdout; `{ principal }` gives its client a fixed principal. */
+  stdio?: boolean | StdioListenOptions;
   /** Serve Streamable HTTP on this port (127.0.0.1 and `/mcp` unless told otherwise). */
   http?: HttpListenOptions;
   /**
@@ -152,6 +175,8 @@ const SERVER_OPTION_KEYS = new Set([
   'fleet',
   'fairness',
   'limits',
+  'scopesSupported',
+  'listOutOfScope',
 ]);
 const TASK_OPTION_KEYS = new Set(['store', 'ttlMs', 'pollIntervalMs']);
 const POOL_OPTION_KEYS = new Set(['maxThreads', 'maxQueue', 'graceMs', 'niceIncrement']);
@@ -219,6 +244,14 @@ export function checkServerOptions(options: McpServerOptions): void {
   checkFleetOptions(options.fleet);
   checkFairnessOptions(options.fairness);
   checkLimits(options.limits, 'McpServer: limits');
+  if (options.scopesSupported !== undefined) {
+    const checked = readScopes(options.scopesSupported, undefined);
+    if (!checked.ok)
+      throw new TypeError(`McpServer: ${checked.problem.replace(/^scopes/, 'scopesSupported')}`);
+  }
+  if (options.listOutOfScope !== undefined && typeof options.listOutOfScope !== 'boolean') {
+    throw new TypeError('McpServer: listOutOfScope must be true or false');
+  }
   checkTags(options.enabledTags, 'McpServer: enabledTags');
   checkTags(options.disabledTags, 'McpServer: disabledTags');
 }

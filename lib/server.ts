@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
+import { makePrincipal, type Principal } from './auth/principal.js';
 import { callPeer, resourceUpdatedNotification, type ServerParts } from './context-views.js';
 import { Engine } from './engine/engine.js';
 import type { CallerHolding } from './engine/fair-queue.js';
@@ -40,6 +41,7 @@ import {
   checkServerOptions,
   type ListenOptions,
   type McpServerOptions,
+  type StdioListenOptions,
   sharedCountsOf,
 } from './server-options.js';
 import { TagFilter } from './tag-filter.js';
@@ -54,7 +56,7 @@ import { StdioTransport } from './transports/stdio.js';
 import { type StreamableHttpOptions, StreamableHttpTransport } from './transports/streamable-http.js';
 import { WebSocketTransport } from './transports/websocket.js';
 
-export type { ListenOptions, McpServerOptions } from './server-options.js';
+export type { ListenOptions, McpServerOptions, StdioListenOptions } from './server-options.js';
 
 let registryOf: (server: McpServer) => ToolRegistry;
 
@@ -87,6 +89,7 @@ export class McpServer {
   readonly #httpRouting: ModernRouting = {
     knows: (method, era) => this.#router.knows(method, era),
     headerParamsOf: (name) => this.#registry.get(name)?.headerParams,
+    requiredScopes: (method, params) => this.#requiredScopes(method, params),
   };
   readonly #wsTransports: WebSocketTransport[] = [];
   readonly #addresses: { http?: AddressInfo; ws?: AddressInfo } = {};
@@ -99,8 +102,10 @@ export class McpServer {
     this.#logError = options.logError ?? ((message) => process.stderr.write(`${message}\n`));
     this.#options = { shutdownGraceMs: 5_000, maxMessageBytes: 16 * 1024 * 1024, ...options };
     this.#tags = new TagFilter(options.enabledTags, options.disabledTags);
+    const { scopesSupported } = options;
     this.#registry = new ToolRegistry(new SchemaCompiler(), () => this.#listChanged('tools'), this.#tags, {
       fleetConfigured: options.fleet !== undefined,
+      ...(scopesSupported === undefined ? {} : { scopesSupported }),
     });
     this.#engine = new Engine({
       maxThreads: options.pool?.maxThreads ?? availableParallelism(),
@@ -131,11 +136,12 @@ export class McpServer {
     });
     addLifecycleMethods(this.#router, identity);
     addDiscoverMethod(this.#router, identity);
-    this.#resources = new ResourceRegistry(() => this.#listChanged('resources'), this.#tags);
-    this.#prompts = new PromptRegistry(() => this.#listChanged('prompts'), this.#tags);
+    this.#resources = new ResourceRegistry(() => this.#listChanged('resources'), this.#tags, scopesSupported);
+    this.#prompts = new PromptRegistry(() => this.#listChanged('prompts'), this.#tags, scopesSupported);
     this.#listens = new ListenStreams({
       capabilities: () => this.#capabilities(),
       hasResource: (uri) => this.#resources.has(uri),
+      scopesOf: (uri) => this.#resources.scopesOf(uri),
     });
     this.#listens.addTo(this.#router);
     const parts: ServerParts = {
@@ -152,8 +158,9 @@ export class McpServer {
         ...(options.requestStateTtlMs === undefined ? {} : { ttlMs: options.requestStateTtlMs }),
       }),
     );
-    addResourceMethods(this.#router, this.#resources, options.pageSize ?? 100, rounds);
-    addPromptMethods(this.#router, this.#prompts, options.pageSize ?? 100, rounds);
+    const listOutOfScope = options.listOutOfScope ?? false;
+    addResourceMethods(this.#router, this.#resources, options.pageSize ?? 100, rounds, listOutOfScope);
+    addPromptMethods(this.#router, this.#prompts, options.pageSize ?? 100, rounds, listOutOfScope);
     addCompletionMethods(this.#router, { prompts: this.#prompts, resources: this.#resources });
     const ttlMs = options.tasks?.ttlMs ?? 3_600_000;
     this.#tasks = new TaskRunner({
@@ -165,7 +172,7 @@ export class McpServer {
       logError: this.#logError,
       peer: (ctx) => callPeer(parts, ctx),
       toolNamed: (name) => this.#registry.get(name),
-      onChange: (record) => this.#listens.taskChanged(record.taskId, detailedTask(record)),
+      onChange: (record) => this.#listens.taskChanged(record.taskId, record.principal, detailedTask(record)),
       callers,
     });
     addTaskMethods(this.#router, this.#tasks, options.pageSize ?? 100);
@@ -180,6 +187,7 @@ export class McpServer {
       rounds,
       tasks: this.#tasks,
       callers,
+      listOutOfScope,
     });
   }
 
@@ -287,17 +295,23 @@ export class McpServer {
   handler(
     options: StreamableHttpOptions = {},
   ): (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void {
-    const transport = new StreamableHttpTransport((sink, id) => this.connect(sink, id), this.#httpRouting, {
+    const connect = (sink: MessageSink, id?: string, principal?: Principal) =>
+      this.connect(sink, id, principal);
+    const transport = new StreamableHttpTransport(connect, this.#httpRouting, {
       maxBodyBytes: this.#options.maxMessageBytes,
+      logError: this.#logError,
       ...options,
     });
     this.#httpTransports.push(transport);
     return transport.handle;
   }
 
-  /** Opens a connection for a transport; `sink` receives every message sent to that peer. */
-  connect(sink: MessageSink, sessionId?: string): Connection {
-    const session = new Session(sink, sessionId);
+  /**
+   * Opens a connection for a transport; `sink` receives every message sent to that peer, and
+   * `principal` (who the transport's auth hook vouched for) travels with every message of it.
+   */
+  connect(sink: MessageSink, sessionId?: string, principal?: Principal): Connection {
+    const session = new Session(sink, sessionId, principal);
     this.#sessions.add(session);
     const router = this.#router;
     return {
@@ -318,17 +332,21 @@ export class McpServer {
     await this.#engine.ready();
     this.#engine.warmUp(this.#registry.sorted());
     if (options.stdio) {
-      const stdio = new StdioTransport((sink) => this.connect(sink), {
+      // Stdio has no OAuth (the spec says it SHOULD NOT): a fixed principal may stand in for one.
+      const principal = stdioPrincipal(options.stdio);
+      const stdio = new StdioTransport((sink) => this.connect(sink, undefined, principal), {
         maxMessageBytes: this.#options.maxMessageBytes,
       });
       this.#stdio = stdio;
       stdio.ended.then(() => shutdownAndExit(() => this.close(), this.#logError));
     }
-    const connect = (sink: MessageSink, id?: string) => this.connect(sink, id);
+    const connect = (sink: MessageSink, id?: string, principal?: Principal) =>
+      this.connect(sink, id, principal);
     if (options.http) {
       const { port, host, ...rest } = options.http;
       const transport = new StreamableHttpTransport(connect, this.#httpRouting, {
         maxBodyBytes: this.#options.maxMessageBytes,
+        logError: this.#logError,
         ...rest,
       });
       this.#httpTransports.push(transport);
@@ -338,6 +356,7 @@ export class McpServer {
       const { port, host, ...rest } = options.ws;
       const transport = new WebSocketTransport(connect, {
         maxPayload: this.#options.maxMessageBytes,
+        logError: this.#logError,
         ...rest,
       });
       this.#wsTransports.push(transport);
@@ -434,6 +453,27 @@ export class McpServer {
     await Promise.all([...this.#httpTransports, ...this.#wsTransports].map((transport) => transport.close()));
   }
 
+  /** The scopes the primitive a request targets requires (for the HTTP door's 403, before dispatch). */
+  #requiredScopes(
+    method: string,
+    params: Record<string, unknown> | undefined,
+  ): readonly string[] | undefined {
+    const target =
+      method === 'resources/read' || method === 'resources/subscribe' ? params?.uri : params?.name;
+    if (typeof target !== 'string') return undefined;
+    switch (method) {
+      case 'tools/call':
+        return this.#registry.get(target)?.scopes;
+      case 'prompts/get':
+        return this.#prompts.scopesOf(target);
+      case 'resources/read':
+      case 'resources/subscribe':
+        return this.#resources.scopesOf(target);
+      default:
+        return undefined;
+    }
+  }
+
   #capabilities(): Record<string, unknown> {
     return serverCapabilities(this.#registry, this.#resources, this.#prompts);
   }
@@ -446,4 +486,23 @@ export class McpServer {
     }
     this.#listens.listChanged(kind);
   }
+}
+
+/** The fixed principal of `listen({ stdio: { principal } })`, checked and frozen; undefined for `true`. */
+function stdioPrincipal(stdio: true | StdioListenOptions): Principal | undefined {
+  if (stdio === true) return undefined;
+  if (typeof stdio !== 'object' || stdio === null) {
+    throw new TypeError('listen: stdio must be true or { principal }');
+  }
+  for (const key of Object.keys(stdio)) {
+    if (key !== 'principal') throw new TypeError(`listen: unknown stdio option "${key}". Known: principal`);
+  }
+  const { principal } = stdio;
+  if (principal === undefined) return undefined;
+  if (typeof principal?.subject !== 'string' || principal.subject === '') {
+    throw new TypeError(
+      'listen: stdio.principal must be a principal with a subject, e.g. makePrincipal({ subject: "local-user", scopes: [...] })',
+    );
+  }
+  return makePrincipal({ ...principal, claims: { ...principal.claims } });
 }

@@ -11,6 +11,7 @@
  * client and `ctx.tools()` / `ctx.resources()` / `ctx.prompts()` are requests to the server on the
  * IPC channel, each answered by a numbered reply (lib/engine/process-protocol.ts).
  */
+import { makePrincipal } from '../lib/auth/principal.js';
 import type {
   ProcessEvent,
   ProcessReply,
@@ -101,6 +102,7 @@ function createProcessContext(task: ProcessTask): {
 
   const ctx: ToolContext = {
     deadline,
+    auth: task.auth === undefined ? undefined : makePrincipal(task.auth),
     get signal(): AbortSignal {
       if (!controller) {
         controller = new AbortController();

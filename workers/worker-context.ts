@@ -11,6 +11,7 @@
  * inner loop without flooding the main thread.
  */
 import { MessageChannel, parentPort, workerData } from 'node:worker_threads';
+import { makePrincipal, type Principal } from '../lib/auth/principal.js';
 import { AbandonCode, abandonReason, FLAG_SLOTS } from '../lib/engine/abandon-reason.js';
 import { FLAG_BYTES, flagView } from '../lib/engine/cancel-flags.js';
 import type { ClientReply, PoolTask, PoolWorkerData, WorkerEvent } from '../lib/engine/worker-protocol.js';
@@ -73,6 +74,14 @@ export class WorkerToolContext implements ToolContext {
     this.#flag = flagOf(task);
     this.deadline = task.deadline;
     this.book = task.inputs ? new AnswerBook(task.inputs.answers) : undefined;
+  }
+
+  /** The call's principal, frozen again (the thread boundary hands over a plain copy). */
+  get auth(): Principal | undefined {
+    const { auth } = this.#task;
+    if (auth === undefined || Object.isFrozen(auth)) return auth;
+    this.#task.auth = makePrincipal(auth);
+    return this.#task.auth;
   }
 
   get inputResponses(): Readonly<Record<string, unknown>> {

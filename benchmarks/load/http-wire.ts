@@ -15,8 +15,12 @@ export class HttpWire implements Wire {
   #protocolVersion: string | undefined;
   #failed = false;
 
-  constructor(port: number) {
+  readonly #headers: Record<string, string>;
+
+  /** `headers` go with every request (an `authorization` bearer token, for a protected server). */
+  constructor(port: number, headers: Record<string, string> = {}) {
     this.#port = port;
+    this.#headers = headers;
   }
 
   send(message: WireMessage): void {
@@ -27,6 +31,7 @@ export class HttpWire implements Wire {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
+      ...this.#headers,
     };
     if (this.#sessionId) headers['mcp-session-id'] = this.#sessionId;
     if (this.#protocolVersion) headers['mcp-protocol-version'] = this.#protocolVersion;

@@ -4,6 +4,7 @@
  */
 
 import type { MachineCapacity } from '../load/machine-capacity.js';
+import { checkAuthTargets } from './auth-targets.js';
 import { formatNumber } from './markdown-table.js';
 import type { Measurement } from './measurement.js';
 import { checkModernHttpTargets } from './modern-http-targets.js';
@@ -103,6 +104,7 @@ export function checkTargets(
   checks.push(blockingThroughputTarget(measurements));
   checks.push(transportTailTarget(measurements));
   checks.push(...checkModernHttpTargets(measurements));
+  checks.push(...checkAuthTargets(measurements));
   checks.push(...noisyNeighbourTargets(measurements));
   return checks;
 }

@@ -7,6 +7,7 @@ import { dispatchOverhead } from './dispatch-overhead.js';
 import { fleet } from './fleet.js';
 import { memory } from './memory.js';
 import { modernHttp } from './modern-http.js';
+import { modernHttpAuth } from './modern-http-auth.js';
 import { noisyNeighbour } from './noisy-neighbour.js';
 import { responsiveness } from './responsiveness.js';
 import type { Scenario } from './scenario.js';
@@ -19,6 +20,7 @@ export const SCENARIOS: readonly Scenario[] = [
   blockingThroughput,
   cheapThroughput,
   modernHttp,
+  modernHttpAuth,
   fleet,
   noisyNeighbour,
   timeouts,

@@ -9,6 +9,7 @@ import type { TransportName } from '../load/wire.js';
 export type ServerId =
   | 'weft'
   | 'weft-fifo'
+  | 'weft-auth'
   | 'weft-fleet'
   | 'sdk'
   | 'sdk-piscina'
@@ -141,10 +142,28 @@ export const WEFT_FIFO_SERVER: ServerSpec = {
 };
 
 /** Every server a report may name, in the order of its columns. */
+/**
+ * The weft benchmark server protected by `oauthResourceServer` (modern-http-auth), trusting the
+ * token issuer the run started and told its canonical URL (as behind a balancer).
+ */
+export function weftProtectedBy(issuer: string, audience: string): ServerSpec {
+  const weft = SERVERS[0]!;
+  return {
+    ...weft,
+    id: 'weft-auth',
+    label: 'weft + oauthResourceServer',
+    command: (transport, port) => {
+      const { script, args } = weft.command(transport, port);
+      return { script, args: [...args, '--issuer', issuer, '--audience', audience] };
+    },
+  };
+}
+
 export const REPORTED_SERVERS: readonly ServerSpec[] = [
   SERVERS[0]!,
   WEFT_FIFO_SERVER,
   ...SERVERS.slice(1),
+  weftProtectedBy('', ''),
   SDK_V2_SERVER,
   FLOOR_SERVER,
   BARE_PISCINA,

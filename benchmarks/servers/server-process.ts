@@ -37,6 +37,8 @@ export interface StartOptions {
   threads?: number;
   /** weft only: the pool threads' nice increment. */
   nice?: number;
+  /** HTTP only: headers sent with every request (an `authorization` bearer token). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -83,7 +85,7 @@ export async function startServer(
   const stop = () => stopChild(child);
   try {
     const ready = (async () => {
-      const wire = await openWire(transport, child, port);
+      const wire = await openWire(transport, child, port, options.headers);
       const client = new LoadClient(wire);
       // The stateless era has no handshake: every request carries its own envelope.
       if (transport !== 'modern-http') await client.initialize();
@@ -170,11 +172,12 @@ async function openWire(
   transport: TransportName,
   child: ChildProcessWithoutNullStreams,
   port: number,
+  headers: Record<string, string> = {},
 ): Promise<Wire> {
   if (transport === 'stdio') return new StdioWire(child);
   await waitForPort(port, child);
-  if (transport === 'http') return new HttpWire(port);
-  if (transport === 'modern-http') return new ModernHttpWire(port);
+  if (transport === 'http') return new HttpWire(port, headers);
+  if (transport === 'modern-http') return new ModernHttpWire(port, headers);
   // Where the WebSocket endpoint lives is the server's choice: /mcp first, like HTTP, then the root.
   return WsWire.open(`ws://127.0.0.1:${port}/mcp`).catch(() => WsWire.open(`ws://127.0.0.1:${port}/`));
 }

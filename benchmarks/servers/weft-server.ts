@@ -4,14 +4,25 @@ import { addDemoTools } from '../../examples/demo-tools.js';
  * The weft server under benchmark: the demo tools (examples/demo-tools.ts) plus `noop` inline and
  * `noop_blocking` in the pool, the pair that isolates the cost of dispatching to a thread.
  * Takes the same flags as the peers: --stdio, --http PORT, --ws PORT, --threads N, and --nice N
- * (the pool's niceIncrement; weft's default otherwise), and --fairness off (first come, first served).
- * `pool_stats` answers with `server.stats.callers`, what each caller holds and waits for.
+ * (the pool's niceIncrement; weft's default otherwise), --fairness off (first come, first served),
+ * and `--issuer URL --audience URL`, which protects the HTTP endpoint with `oauthResourceServer`
+ * (the modern-http-auth scenario). `pool_stats` answers with `server.stats.callers`, what each
+ * caller holds and waits for.
  */
-import { McpServer } from '../../lib/index.js';
+import { McpServer, oauthResourceServer } from '../../lib/index.js';
 import { readPeerOptions } from '../peers/peer-options.js';
 import noopBlocking from './noop-blocking.js';
 
-const options = readPeerOptions();
+const argv = process.argv.slice(2);
+/** Takes `--name value` out of argv (the peers' shared flags are parsed strictly). */
+const own = (name: string): string | undefined => {
+  const at = argv.indexOf(name);
+  return at === -1 ? undefined : argv.splice(at, 2)[1];
+};
+const issuer = own('--issuer');
+const audience = own('--audience');
+const auth = issuer ? oauthResourceServer({ issuer, audience }) : undefined;
+const options = readPeerOptions(argv);
 
 const server: McpServer = addDemoTools(
   new McpServer({
@@ -41,6 +52,6 @@ const server: McpServer = addDemoTools(
 
 await server.listen({
   stdio: options.stdio,
-  ...(options.httpPort === undefined ? {} : { http: { port: options.httpPort, host: '127.0.0.1' } }),
+  ...(options.httpPort === undefined ? {} : { http: { port: options.httpPort, host: '127.0.0.1', auth } }),
   ...(options.wsPort === undefined ? {} : { ws: { port: options.wsPort, host: '127.0.0.1' } }),
 });

@@ -3,6 +3,7 @@
  * cancelled, and where its progress and log events go. No JSON-RPC in sight.
  */
 
+import type { Principal } from '../auth/principal.js';
 import type { PromptsView } from '../prompts/prompts-view.js';
 import type { ResourcesView } from '../resources/resources-view.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
@@ -34,6 +35,8 @@ export interface EngineCall {
   caller?: Caller;
   /** How the handler reaches the client and the server (ctx.elicit, ctx.sample, ctx.tools()...). */
   peer?: CallPeer;
+  /** Who is calling (ctx.auth), carried to wherever the handler runs; undefined without auth. */
+  auth?: Principal | undefined;
   /**
    * Answers known before the handler runs. With them, the handler's questions are answered from
    * these (in order, by key) and one they lack ends the attempt with an 'input-required' outcome

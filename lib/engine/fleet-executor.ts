@@ -13,8 +13,9 @@
  * - a worker that dies is noticed by its lapsed BullMQ lock (checked here every checkIntervalMs,
  *   so it works with a single worker too) or by BullMQ's stalled check: the call ends as panicked,
  *   or runs again if its tool is idempotent and opted in (`fleetRetries`);
- * - Redis unreachable: new calls are refused at once (overloaded: nothing ran), calls in flight end
- *   as panicked, and their jobs are cancelled once Redis is back.
+ * - Redis unreachable: new calls are refused at once (overloaded: nothing ran) with a message that
+ *   names no address (the detail is logged), calls in flight end as panicked, and their jobs are
+ *   cancelled once Redis is back.
  *
  * A call made without a book of answers but with a client to ask (the legacy era) has its
  * questions asked here, between attempts, so no worker thread is held while a client thinks.
@@ -48,12 +49,16 @@ import { runPooledCall } from './pooled-call.js';
 const ABANDONED_TTL_MS = 3_600_000;
 /** Finished jobs are kept this long (seconds) so a replica adopting a task can still read them. */
 const KEEP_FINISHED_S = 600;
+/** What a client is told when the fleet cannot take its call (-32010); the detail is logged. */
+export const FLEET_UNAVAILABLE = 'The fleet is unavailable: nothing ran; retry later.';
 
 export class FleetExecutor {
   readonly #admission: Admission;
   readonly #options: Required<Pick<FleetOptions, 'queue' | 'maxWaiting' | 'placement' | 'checkIntervalMs'>> &
     FleetOptions;
   readonly #logError: (message: string) => void;
+  #lastUnavailable = '';
+  #lastUnavailableAt = Number.NEGATIVE_INFINITY;
   readonly #calls = new Map<string, FleetCall>();
   #link: FleetLink | undefined;
   #opening: Promise<FleetLink> | undefined;
@@ -170,15 +175,12 @@ export class FleetExecutor {
     try {
       link = await this.open();
     } catch (error) {
-      decision.decide({
-        kind: 'overloaded',
-        reason: `${(error as Error).message} Nothing ran; retry later.`,
-      });
+      this.#refuseUnavailable(fc, (error as Error)?.message ?? String(error));
       return;
     }
     if (decision.decided) return;
     if (!link.up) {
-      decision.decide({ kind: 'overloaded', reason: `${link.downReason}: nothing ran; retry later.` });
+      this.#refuseUnavailable(fc, link.downReason);
       return;
     }
     const remainingMs = call.budgetMs > 0 ? call.budgetMs - (Date.now() - fc.startedAt) : 0;
@@ -213,6 +215,7 @@ export class FleetExecutor {
       };
       if (remainingMs > 0) data.deadlineAt = Math.round(link.clock.now() + remainingMs);
       if (call.peer) data.clientCapabilities = call.peer.clientCapabilities;
+      if (call.auth) data.auth = call.auth;
       if (call.inputs) data.inputs = call.inputs;
       else if (fc.answers) data.inputs = { answers: fc.answers };
       await link.queue.add(call.tool.name, data, {
@@ -227,11 +230,27 @@ export class FleetExecutor {
       this.#calls.delete(jobId);
       if (decision.decided) return;
       const message = (error as Error)?.message ?? String(error);
-      decision.decide({
-        kind: 'overloaded',
-        reason: `The fleet queue could not take the call (${link.up ? message : link.downReason}): nothing ran; retry later.`,
-      });
+      this.#refuseUnavailable(
+        fc,
+        `the fleet queue could not take the call (${link.up ? message : link.downReason})`,
+      );
     }
+  }
+
+  /**
+   * Refuses a call the fleet cannot take (overloaded, -32010: nothing ran, a retry may succeed). The
+   * client is told only that the fleet is unavailable: the detail names Redis's address and its
+   * error, which are the deployment's business, so it goes to the log (once per distinct detail
+   * every ten seconds, so an outage under load does not flood it).
+   */
+  #refuseUnavailable(fc: FleetCall, detail: string): void {
+    const now = Date.now();
+    if (detail !== this.#lastUnavailable || now - this.#lastUnavailableAt > 10_000) {
+      this.#lastUnavailable = detail;
+      this.#lastUnavailableAt = now;
+      this.#logError(`weft: a call to fleet tool "${fc.call.tool.name}" was refused: ${detail}`);
+    }
+    fc.decision.decide({ kind: 'overloaded', reason: FLEET_UNAVAILABLE });
   }
 
   /** The call's outcome was decided as a timeout or a cancel: stop its job wherever it is. */

@@ -49,6 +49,8 @@ export class FleetLink {
   #queue: Queue | undefined;
   #events: QueueEvents | undefined;
   readonly #subscriber: Redis;
+  /** The connection QueueEvents reads on, duplicated from `commands`. */
+  #eventsConnection: Redis | undefined;
   readonly #handlers: FleetLinkHandlers;
   #lastError: Error | undefined;
   #closing = false;
@@ -102,13 +104,18 @@ export class FleetLink {
       this.#queue.on('error', (error: Error) => {
         this.#lastError = error;
       });
-      const events = new QueueEvents(this.keys.queue, {
-        connection: this.commands.duplicate({
-          maxRetriesPerRequest: null,
-          enableOfflineQueue: true,
-          lazyConnect: false,
-        }),
+      // Ours to close: BullMQ does not end a connection it was given, and one left reconnecting
+      // to a Redis that is down would keep the process alive after close.
+      const connection = this.commands.duplicate({
+        maxRetriesPerRequest: null,
+        enableOfflineQueue: true,
+        lazyConnect: false,
       });
+      connection.on('error', (error: Error) => {
+        this.#lastError = error;
+      });
+      this.#eventsConnection = connection;
+      const events = new QueueEvents(this.keys.queue, { connection });
       events.on('error', (error: Error) => {
         this.#lastError = error;
       });
@@ -229,7 +236,7 @@ export class FleetLink {
     this.#closing = true;
     await Promise.allSettled([this.#events?.close(), this.#queue?.close()]);
     this.clock.stop();
-    for (const redis of [this.commands, this.#subscriber]) redis.disconnect();
+    for (const redis of [this.commands, this.#subscriber, this.#eventsConnection]) redis?.disconnect();
   }
 }
 

@@ -14,6 +14,7 @@
  * replica that reconnects resumes where it stopped.
  */
 import { createHash } from 'node:crypto';
+import type { Principal } from '../auth/principal.js';
 import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
 import type { LogLevel } from '../tools/tool-context.js';
 import type { CallInputs } from './engine-call.js';
@@ -38,6 +39,8 @@ export interface FleetJobData {
   minLogLevel: number;
   clientCapabilities?: Record<string, unknown>;
   inputs?: CallInputs;
+  /** Who is calling: the worker's handler sees it as ctx.auth (frozen again there). */
+  auth?: Principal;
 }
 
 /** What a worker can end a job with: every outcome but the router's own (overloaded). */

@@ -4,6 +4,7 @@
  * created the first time `ctx.signal` is read (most handlers never read it), and the way to reach
  * the client the first time `ctx.elicit`, `ctx.sample` or `ctx.roots` is called.
  */
+import type { Principal } from '../auth/principal.js';
 import type { PromptsView } from '../prompts/prompts-view.js';
 import type { ResourcesView } from '../resources/resources-view.js';
 import { AnswerBook } from '../tools/client-questions.js';
@@ -38,6 +39,10 @@ export class InlineToolContext implements ToolContext {
     this.#call = call;
     this.deadline = call.budgetMs > 0 ? Date.now() + call.budgetMs : undefined;
     this.book = call.inputs ? new AnswerBook(call.inputs.answers) : undefined;
+  }
+
+  get auth(): Principal | undefined {
+    return this.#call.auth;
   }
 
   get inputResponses(): Readonly<Record<string, unknown>> {

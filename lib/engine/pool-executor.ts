@@ -132,6 +132,7 @@ export class PoolExecutor {
           minLogLevel: call.events.minLogLevel,
           clientCapabilities: call.peer?.clientCapabilities,
           ...(call.inputs ? { inputs: call.inputs } : {}),
+          ...(call.auth ? { auth: call.auth } : {}),
         };
         const abort = new TaskAbortHandle();
         let released = false;

@@ -110,6 +110,7 @@ export class ProcessExecutor {
           minLogLevel: call.events.minLogLevel,
           ...(call.peer ? { clientCapabilities: call.peer.clientCapabilities } : {}),
           ...(call.inputs ? { inputs: call.inputs } : {}),
+          ...(call.auth ? { auth: call.auth } : {}),
         };
         // A channel per call: tinypool hands it the way to this call's child (onMessage).
         const channel = {

@@ -8,6 +8,7 @@
  * because the answer must reach that one waiting worker.
  */
 import type { MessagePort } from 'node:worker_threads';
+import type { Principal } from '../auth/principal.js';
 import type { Question } from '../tools/client-questions.js';
 import type { LogLevel } from '../tools/tool-context.js';
 import type { CallEvents, CallInputs } from './engine-call.js';
@@ -35,6 +36,8 @@ export interface PoolTask {
   clientCapabilities?: Record<string, unknown>;
   /** Present when the call runs in rounds: questions are answered from these, never relayed. */
   inputs?: CallInputs;
+  /** Who is calling (ctx.auth, frozen again in the worker); absent without auth. */
+  auth?: Principal;
 }
 
 /**

@@ -16,9 +16,11 @@
  * - Redis lost: the running calls are stopped (the replicas that made them have failed them and
  *   nobody could read their results); BullMQ reconnects and the worker takes jobs again.
  */
+
 import { hostname } from 'node:os';
 import type { Job, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
+import { makePrincipal } from '../auth/principal.js';
 import { Cancellation } from '../engine/cancellation.js';
 import { Engine } from '../engine/engine.js';
 import type { CallEvents, CallPeer } from '../engine/engine-call.js';
@@ -306,6 +308,7 @@ export class FleetWorker {
       events: this.#eventsFor(jobId, data, running),
       ...(data.clientCapabilities ? { peer: fleetPeer(data.clientCapabilities) } : {}),
       ...(data.inputs ? { inputs: data.inputs } : {}),
+      ...(data.auth ? { auth: makePrincipal(data.auth) } : {}),
     });
     return this.#sendable(tool, outcome, data.budgetMs);
   }

@@ -50,6 +50,11 @@ export interface PromptDefinition {
    * published: put them in `_meta` too if clients should see them.
    */
   tags?: readonly string[];
+  /**
+   * OAuth scopes a caller must hold, all of them, to see and get this prompt (checked only for
+   * callers with a principal); never published. See docs/authorization-bindings.md.
+   */
+  scopes?: readonly string[];
   /** `ctx.elicit` / `ctx.sample` / `ctx.roots` ask the client, in rounds in a 2026-07-28 request. */
   get(args: Record<string, string>, ctx: PromptContext): PromptReturn | Promise<PromptReturn>;
 }

@@ -3,6 +3,7 @@
  * their arguments checked (a missing required argument is the client's mistake: -32602).
  */
 
+import { readScopes } from '../auth/scopes.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { checkTags, TagFilter } from '../tag-filter.js';
 import type { ValueCheck } from '../tools/standard-schema-check.js';
@@ -15,21 +16,45 @@ import {
 } from './prompt-definition.js';
 import { promptArgumentsFromSchema } from './prompt-schema.js';
 
-const PROMPT_KEYS = new Set(['name', 'title', 'description', 'arguments', 'icons', '_meta', 'get', 'tags']);
+const PROMPT_KEYS = new Set([
+  'name',
+  'title',
+  'description',
+  'arguments',
+  'icons',
+  '_meta',
+  'get',
+  'tags',
+  'scopes',
+]);
 const ARGUMENT_KEYS = new Set(['name', 'title', 'description', 'required', 'complete']);
 
+/** A prompt as listed: its name, what prompts/list publishes, its tags and required scopes. */
+export interface ListedPrompt {
+  name: string;
+  descriptor: object;
+  tags: readonly string[] | undefined;
+  scopes: readonly string[];
+}
+
 export class PromptRegistry {
-  readonly #prompts = new Map<string, { definition: PromptDefinition; descriptor: object }>();
+  readonly #prompts = new Map<
+    string,
+    { definition: PromptDefinition; descriptor: object; scopes: readonly string[] }
+  >();
   readonly #onChange: () => void;
   /** The schema checks of prompts whose arguments are a Standard Schema. */
   readonly #argumentChecks = new Map<string, ValueCheck>();
-  #sorted: { name: string; descriptor: object; tags: readonly string[] | undefined }[] | undefined;
+  #sorted: ListedPrompt[] | undefined;
 
   readonly #tags: TagFilter;
+  /** The server's `scopesSupported`: a prompt may require only these (absent: any scope). */
+  readonly #scopesSupported: readonly string[] | undefined;
 
-  constructor(onChange: () => void, tags = new TagFilter()) {
+  constructor(onChange: () => void, tags = new TagFilter(), scopesSupported?: readonly string[]) {
     this.#onChange = onChange;
     this.#tags = tags;
+    this.#scopesSupported = scopesSupported;
   }
 
   /** The tag filter changed for `tag`: prompts carrying it appear or vanish (list_changed). */
@@ -64,6 +89,8 @@ export class PromptRegistry {
       throw new TypeError(`${where}: get must be a function that returns the prompt's messages`);
     }
     checkTags(definition.tags, where);
+    const scopes = readScopes(definition.scopes, this.#scopesSupported);
+    if (!scopes.ok) throw new TypeError(`${where}: ${scopes.problem}`);
     const seen = new Set<string>();
     for (const argument of definition.arguments ?? []) {
       for (const key of Object.keys(argument)) {
@@ -74,14 +101,14 @@ export class PromptRegistry {
       }
       seen.add(argument.name);
     }
-    const { get: _get, tags: _tags, ...published } = definition;
+    const { get: _get, tags: _tags, scopes: _scopes, ...published } = definition;
     const descriptor = {
       ...published,
       ...(definition.arguments
         ? { arguments: definition.arguments.map(({ complete: _complete, ...argument }) => argument) }
         : {}),
     };
-    this.#prompts.set(definition.name, { definition, descriptor });
+    this.#prompts.set(definition.name, { definition, descriptor, scopes: scopes.scopes });
     if (fromSchema) this.#argumentChecks.set(definition.name, fromSchema.check);
     this.#sorted = undefined;
     this.#onChange();
@@ -97,15 +124,21 @@ export class PromptRegistry {
     return removed;
   }
 
-  sorted(): { name: string; descriptor: object; tags: readonly string[] | undefined }[] {
+  sorted(): ListedPrompt[] {
     this.#sorted ??= [...this.#prompts.keys()]
       .filter((name) => this.#tags.visible(this.#prompts.get(name)!.definition.tags))
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
       .map((name) => {
-        const { definition, descriptor } = this.#prompts.get(name)!;
-        return { name, descriptor, tags: definition.tags };
+        const { definition, descriptor, scopes } = this.#prompts.get(name)!;
+        return { name, descriptor, tags: definition.tags, scopes };
       });
     return this.#sorted;
+  }
+
+  /** The scopes a prompts/get of `name` needs; undefined when no visible prompt has that name. */
+  scopesOf(name: string): readonly string[] | undefined {
+    const entry = this.#prompts.get(name);
+    return entry && this.#tags.visible(entry.definition.tags) ? entry.scopes : undefined;
   }
 
   /** The prompt by name, unless its tags hide it. */

@@ -1,7 +1,7 @@
 /**
  * JSON-RPC 2.0 error codes as numbers on the wire.
  *
- * The standard ones come from the JSON-RPC spec. `Overloaded`, `ShuttingDown` and `LimitExceeded` are weft's own, from
+ * The standard ones come from the JSON-RPC spec. `Overloaded`, `ShuttingDown`, `InsufficientScope` and `LimitExceeded` are weft's own, from
  * the implementation-defined range (-32000..-32019), so clients can tell "try later" apart from a bug.
  * -32020..-32022 are the 2026-07-28 specification's own codes.
  */
@@ -16,10 +16,16 @@ export const ErrorCode = {
   /** The server is stopping: it finishes what it has, and takes nothing new. */
   ShuttingDown: -32011,
   /**
+   * The caller's principal lacks a scope the tool, prompt or resource requires (`data.requiredScopes`).
+   * Over HTTP the transport answers 403 `insufficient_scope` before this could be sent; WebSocket and
+   * stdio, which have no status line, get this error.
+   */
+  InsufficientScope: -32012,
+  /**
    * The caller is over one of its own limits (`limits.perCaller`); nothing ran. `data` says which
    * (`limit`, `scope`, `max`) and when a retry may pass (`retryAfterMs`).
    */
-  LimitExceeded: -32012,
+  LimitExceeded: -32013,
   /**
    * Up to 2025-11-25: no resource has the URI read (the spec's own code). The 2026-07-28 era answers
    * -32602 with `data.uri` instead and must never send this one.

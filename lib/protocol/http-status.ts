@@ -19,6 +19,7 @@ const MODERN_STATUS: ReadonlyMap<number, number> = new Map([
   [ErrorCode.Overloaded, 503],
   [ErrorCode.LimitExceeded, 429],
   [ErrorCode.ShuttingDown, 503],
+  [ErrorCode.InsufficientScope, 403],
 ]);
 
 /**

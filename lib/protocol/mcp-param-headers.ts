@@ -34,6 +34,29 @@ export function isHeaderToken(name: string): boolean {
   return TOKEN.test(name);
 }
 
+/**
+ * The longest value an MCP header (`MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`)
+ * may carry, in characters. Long enough for an 8 KiB URI in Base64; a longer one is refused before
+ * it is read, so no header costs more than a bounded, linear amount of work.
+ */
+export const MAX_HEADER_VALUE_LENGTH = 12 * 1024;
+
+/**
+ * A header value without the optional whitespace (space, tab) around it (RFC 9110 section 5.5), in
+ * one pass from each end. A regex such as `/^[ \t]+|[ \t]+$/g` costs quadratic time on a value made
+ * of whitespace with one other character at each end: the second alternative is retried from every
+ * position of the run.
+ */
+export function trimOptionalWhitespace(value: string): string {
+  let start = 0;
+  let end = value.length;
+  while (start < end && isOptionalWhitespace(value.charCodeAt(start))) start++;
+  while (end > start && isOptionalWhitespace(value.charCodeAt(end - 1))) end--;
+  return start === 0 && end === value.length ? value : value.slice(start, end);
+}
+
+const isOptionalWhitespace = (code: number) => code === 0x20 || code === 0x09;
+
 const SENTINEL_PREFIX = '=?base64?';
 const SENTINEL_SUFFIX = '?=';
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -50,7 +73,7 @@ export type DecodedHeaderValue = { ok: true; value: string } | { ok: false; prob
  * both markers is literal, and must then be plain visible ASCII (tab and space allowed inside).
  */
 export function decodeHeaderValue(raw: string): DecodedHeaderValue {
-  const text = raw.replace(/^[ \t]+|[ \t]+$/g, '');
+  const text = trimOptionalWhitespace(raw);
   if (
     text.length >= SENTINEL_PREFIX.length + SENTINEL_SUFFIX.length &&
     text.startsWith(SENTINEL_PREFIX) &&

@@ -43,6 +43,11 @@ interface ResourceCommon {
    * published: put them in `_meta` too if clients should see them.
    */
   tags?: readonly string[];
+  /**
+   * OAuth scopes a caller must hold, all of them, to see and read this (checked only for callers
+   * with a principal); never published. See docs/authorization-bindings.md.
+   */
+  scopes?: readonly string[];
 }
 
 export interface ResourceDefinition extends ResourceCommon {

@@ -7,8 +7,10 @@
  * (templates): unique keys give the stable total order that cursor pagination needs.
  *
  * A read tries the exact URIs first, then the templates in template order; the first match wins.
+ * A URI longer than MAX_URI_LENGTH is refused (-32602) before any template looks at it.
  */
 
+import { readScopes } from '../auth/scopes.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { checkTags, TagFilter } from '../tag-filter.js';
@@ -34,28 +36,52 @@ const COMMON_KEYS = [
   '_meta',
   'read',
   'tags',
+  'scopes',
 ];
 const RESOURCE_KEYS = new Set([...COMMON_KEYS, 'uri', 'size']);
 const TEMPLATE_KEYS = new Set([...COMMON_KEYS, 'uriTemplate', 'complete']);
+
+/** The longest URI a client may name (resources/read, subscribe, listen), in characters. */
+export const MAX_URI_LENGTH = 8192;
+
+function checkUriLength(uri: string): void {
+  if (uri.length > MAX_URI_LENGTH) {
+    throw ProtocolError.invalidParams(
+      `The URI is ${uri.length} characters long; a resource URI may be at most ${MAX_URI_LENGTH}`,
+      { maxUriLength: MAX_URI_LENGTH },
+    );
+  }
+}
 
 export interface RegisteredTemplate {
   readonly definition: ResourceTemplateDefinition;
   readonly template: UriTemplate;
   readonly descriptor: Record<string, unknown>;
+  /** The OAuth scopes a reader needs, all of them (empty: none). */
+  readonly scopes: readonly string[];
+}
+
+interface RegisteredResource {
+  readonly definition: ResourceDefinition;
+  readonly descriptor: object;
+  readonly scopes: readonly string[];
 }
 
 export class ResourceRegistry {
-  readonly #resources = new Map<string, { definition: ResourceDefinition; descriptor: object }>();
+  readonly #resources = new Map<string, RegisteredResource>();
   readonly #templates = new Map<string, RegisteredTemplate>();
   readonly #onChange: () => void;
   #sortedResources: string[] | undefined;
   #sortedTemplates: string[] | undefined;
 
   readonly #tags: TagFilter;
+  /** The server's `scopesSupported`: a resource may require only these (absent: any scope). */
+  readonly #scopesSupported: readonly string[] | undefined;
 
-  constructor(onChange: () => void, tags = new TagFilter()) {
+  constructor(onChange: () => void, tags = new TagFilter(), scopesSupported?: readonly string[]) {
     this.#onChange = onChange;
     this.#tags = tags;
+    this.#scopesSupported = scopesSupported;
   }
 
   /** The tag filter changed for `tag`: resources carrying it appear or vanish (list_changed). */
@@ -73,21 +99,25 @@ export class ResourceRegistry {
 
   add(definition: ResourceDefinition): void {
     const where = `resource ${JSON.stringify((definition as { uri?: unknown })?.uri)}`;
-    checkCommon(definition, RESOURCE_KEYS, where);
+    const scopes = checkCommon(definition, RESOURCE_KEYS, where, this.#scopesSupported);
     if (typeof definition.uri !== 'string' || !URL.canParse(definition.uri)) {
       throw new TypeError(`${where}: uri must be an absolute URI such as app://config or file:///notes.txt`);
     }
     if (this.#resources.has(definition.uri)) {
       throw new TypeError(`${where} is already registered; each resource needs its own URI`);
     }
-    this.#resources.set(definition.uri, { definition, descriptor: describe(definition, ['read', 'tags']) });
+    this.#resources.set(definition.uri, {
+      definition,
+      descriptor: describe(definition, ['read', 'tags', 'scopes']),
+      scopes,
+    });
     this.#sortedResources = undefined;
     this.#onChange();
   }
 
   addTemplate(definition: ResourceTemplateDefinition): void {
     const where = `resource template ${JSON.stringify((definition as { uriTemplate?: unknown })?.uriTemplate)}`;
-    checkCommon(definition, TEMPLATE_KEYS, where);
+    const scopes = checkCommon(definition, TEMPLATE_KEYS, where, this.#scopesSupported);
     if (typeof definition.uriTemplate !== 'string')
       throw new TypeError(`${where}: uriTemplate must be a string`);
     if (this.#templates.has(definition.uriTemplate)) throw new TypeError(`${where} is already registered`);
@@ -102,7 +132,8 @@ export class ResourceRegistry {
     this.#templates.set(definition.uriTemplate, {
       definition,
       template,
-      descriptor: describe(definition, ['read', 'complete', 'tags']),
+      descriptor: describe(definition, ['read', 'complete', 'tags', 'scopes']),
+      scopes,
     });
     this.#sortedTemplates = undefined;
     this.#onChange();
@@ -119,21 +150,43 @@ export class ResourceRegistry {
   }
 
   /** Resource descriptors keyed by URI, in URI order. */
-  sortedResources(): { key: string; descriptor: object; tags: readonly string[] | undefined }[] {
+  sortedResources(): {
+    key: string;
+    descriptor: object;
+    tags: readonly string[] | undefined;
+    scopes: readonly string[];
+  }[] {
     this.#sortedResources ??= [...this.#resources.keys()]
       .filter((key) => this.#tags.visible(this.#resources.get(key)!.definition.tags))
       .sort(byCodeUnit);
     return this.#sortedResources.map((key) => {
-      const { definition, descriptor } = this.#resources.get(key)!;
-      return { key, descriptor, tags: definition.tags };
+      const { definition, descriptor, scopes } = this.#resources.get(key)!;
+      return { key, descriptor, tags: definition.tags, scopes };
     });
   }
 
-  sortedTemplates(): { key: string; descriptor: object }[] {
+  sortedTemplates(): { key: string; descriptor: object; scopes: readonly string[] }[] {
     this.#sortedTemplates ??= [...this.#templates.keys()]
       .filter((key) => this.#tags.visible(this.#templates.get(key)!.definition.tags))
       .sort(byCodeUnit);
-    return this.#sortedTemplates.map((key) => ({ key, descriptor: this.#templates.get(key)!.descriptor }));
+    return this.#sortedTemplates.map((key) => {
+      const { descriptor, scopes } = this.#templates.get(key)!;
+      return { key, descriptor, scopes };
+    });
+  }
+
+  /**
+   * The scopes a read of `uri` needs: those of the resource or template that would answer it
+   * (exact URIs first, then templates in order, as `read` resolves); undefined when none would.
+   */
+  scopesOf(uri: string): readonly string[] | undefined {
+    const exact = this.#exact(uri);
+    if (exact) return exact.scopes;
+    for (const { key } of this.sortedTemplates()) {
+      const entry = this.#templates.get(key)!;
+      if (entry.template.match(uri) !== undefined) return entry.scopes;
+    }
+    return undefined;
   }
 
   /** The declared mimeType of the resource registered at exactly this URI (templates not included). */
@@ -147,6 +200,7 @@ export class ResourceRegistry {
   }
 
   has(uri: string): boolean {
+    checkUriLength(uri);
     if (this.#exact(uri)) return true;
     return this.sortedTemplates().some(
       ({ key }) => this.#templates.get(key)!.template.match(uri) !== undefined,
@@ -154,12 +208,13 @@ export class ResourceRegistry {
   }
 
   /** The resource with exactly this URI, unless its tags hide it. */
-  #exact(uri: string): { definition: ResourceDefinition; descriptor: object } | undefined {
+  #exact(uri: string): RegisteredResource | undefined {
     const entry = this.#resources.get(uri);
     return entry && this.#tags.visible(entry.definition.tags) ? entry : undefined;
   }
 
   async read(uri: string, ctx: ReadContext): Promise<ResourceContents[]> {
+    checkUriLength(uri);
     const exact = this.#exact(uri);
     if (exact) return toContents(uri, exact.definition.mimeType, await exact.definition.read(uri, ctx));
     for (const key of this.sortedTemplates().map((entry) => entry.key)) {
@@ -173,7 +228,13 @@ export class ResourceRegistry {
   }
 }
 
-function checkCommon(definition: object, keys: ReadonlySet<string>, where: string): void {
+/** Checks what resources and templates share; returns the checked `scopes`. */
+function checkCommon(
+  definition: object,
+  keys: ReadonlySet<string>,
+  where: string,
+  scopesSupported: readonly string[] | undefined,
+): readonly string[] {
   if (typeof definition !== 'object' || definition === null)
     throw new TypeError(`${where}: expected an object`);
   for (const key of Object.keys(definition)) {
@@ -186,6 +247,9 @@ function checkCommon(definition: object, keys: ReadonlySet<string>, where: strin
   if (typeof read !== 'function')
     throw new TypeError(`${where}: read must be a function that returns its contents`);
   checkTags((definition as { tags?: unknown }).tags, where);
+  const scopes = readScopes((definition as { scopes?: unknown }).scopes, scopesSupported);
+  if (!scopes.ok) throw new TypeError(`${where}: ${scopes.problem}`);
+  return scopes.scopes;
 }
 
 function describe(definition: object, omit: string[]): Record<string, unknown> {

@@ -1,6 +1,6 @@
 /**
  * An `overloaded` outcome on the wire: the server's queue full (-32010, "try later"), or the
- * caller over one of its own limits (-32012), whose `data` names the limit and says when to retry
+ * caller over one of its own limits (-32013), whose `data` names the limit and says when to retry
  * (`retryAfterMs`; over modern HTTP the reply is a 429 with `Retry-After` too: http-status.ts).
  */
 import type { Outcome } from '../engine/outcome.js';

@@ -14,7 +14,11 @@
  *   (a list_changed says "fetch again", so two unsent ones say no more than one). While the
  *   transport reports more than MAX_BACKLOG_BYTES unsent, they wait, coalesced, and are retried;
  *   a reader that never reads costs a few set entries, not a growing queue.
+ * - A stream belongs to the principal of its request: it hears only that principal's tasks, and is
+ *   granted only the resource URIs that principal's scopes may read.
  */
+import { principalKey } from '../auth/principal.js';
+import { holdsScopes } from '../auth/scopes.js';
 import type { Cancellation, CancelReason } from '../engine/cancellation.js';
 import { LISTEN_METHOD, META } from '../protocol/eras.js';
 import { notification, type RequestId } from '../protocol/json-rpc.js';
@@ -52,6 +56,8 @@ export interface ListenStreamOptions {
   capabilities: () => Record<string, unknown>;
   /** Whether some resource (or template) answers to `uri`. */
   hasResource: (uri: string) => boolean;
+  /** The scopes reading `uri` needs (resource-registry.ts scopesOf). */
+  scopesOf?: (uri: string) => readonly string[] | undefined;
 }
 
 /** Filter keys that name lists of strings. */
@@ -73,6 +79,8 @@ class ListenStream {
     readonly uris: ReadonlySet<string>,
     readonly sink: MessageSink,
     readonly taskIds: ReadonlySet<string> = new Set(),
+    /** principalKey of the listen request's principal; undefined without auth. */
+    readonly owner: string | undefined = undefined,
   ) {}
 
   offerTask(taskId: string, detail: Record<string, unknown>): void {
@@ -155,10 +163,13 @@ export class ListenStreams {
     for (const stream of this.#streams.keys()) if (stream.uris.has(uri)) stream.offer(`updated ${uri}`);
   }
 
-  /** Tells the streams that asked for `taskId` its new state (a DetailedTask). */
-  taskChanged(taskId: string, detail: Record<string, unknown>): void {
+  /**
+   * Tells the streams that asked for `taskId` its new state (a DetailedTask), if they belong to
+   * the task's principal (`owner`, a principalKey; undefined for a task made without auth).
+   */
+  taskChanged(taskId: string, owner: string | undefined, detail: Record<string, unknown>): void {
     for (const stream of this.#streams.keys())
-      if (stream.taskIds.has(taskId)) stream.offerTask(taskId, detail);
+      if (stream.taskIds.has(taskId) && stream.owner === owner) stream.offerTask(taskId, detail);
   }
 
   /** Ends every stream gracefully (shutdown): each listen request is answered `complete`. */
@@ -166,8 +177,8 @@ export class ListenStreams {
     for (const cancellation of [...this.#streams.values()]) cancellation.cancel('shutdown');
   }
 
-  #listen({ session, request, params, sink }: MethodContext): Promise<unknown> | typeof NO_RESPONSE {
-    const granted = this.#grant(readFilter(params.notifications));
+  #listen({ session, request, params, sink, scope }: MethodContext): Promise<unknown> | typeof NO_RESPONSE {
+    const granted = this.#grant(readFilter(params.notifications), scope.principal);
     // A connection already gone could never end the stream (its close has run): nothing to open.
     if (session.closed) return NO_RESPONSE;
     const stream = new ListenStream(
@@ -176,6 +187,7 @@ export class ListenStreams {
       new Set(granted.resourceSubscriptions),
       sink,
       new Set(granted.taskIds),
+      scope.principal === undefined ? undefined : principalKey(scope.principal),
     );
     const cancellation = session.begin(request.id);
     sink.send(
@@ -197,8 +209,8 @@ export class ListenStreams {
     });
   }
 
-  /** The subset of `asked` this server can honour now. */
-  #grant(asked: SubscriptionFilter): SubscriptionFilter {
+  /** The subset of `asked` this server can honour now, for this principal. */
+  #grant(asked: SubscriptionFilter, principal: MethodContext['scope']['principal']): SubscriptionFilter {
     const capabilities = this.#options.capabilities() as Record<
       string,
       { listChanged?: boolean; subscribe?: boolean } | undefined
@@ -209,8 +221,11 @@ export class ListenStreams {
       if (asked[flag] === true && capabilities[kind]?.listChanged === true) granted[flag] = true;
     }
     if (asked.resourceSubscriptions !== undefined && capabilities.resources?.subscribe === true) {
-      granted.resourceSubscriptions = [...new Set(asked.resourceSubscriptions)].filter((uri) =>
-        this.#options.hasResource(uri),
+      const { scopesOf } = this.#options;
+      granted.resourceSubscriptions = [...new Set(asked.resourceSubscriptions)].filter(
+        (uri) =>
+          this.#options.hasResource(uri) &&
+          (principal === undefined || scopesOf === undefined || holdsScopes(principal, scopesOf(uri))),
       );
     }
     // Any id may be named (it may belong to a task on another replica); unknown ones stay silent.

@@ -7,10 +7,12 @@
  * question its answers lack, and this module turns that into an `input_required` result carrying
  * the questions and a sealed `requestState` (request-state.ts). The retry comes back with
  * `inputResponses`; this module checks them, opens the state and hands the handler every answer so
- * far. A legacy session has server-to-client requests, so there the handler's questions go to the
+ * far. A state is sealed to the caller's principal: another caller bringing it is refused
+ * (-32602, `data.requestState: "mismatch"`) before the handler runs. A legacy session has server-to-client requests, so there the handler's questions go to the
  * client live, and an explicit `inputRequired(...)` return is answered the same way before the
  * handler runs again: one handler serves both eras.
  */
+import { type Principal, principalKey } from '../auth/principal.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import {
@@ -28,7 +30,7 @@ import {
   MissingClientCapabilityError,
 } from '../tools/tool-context.js';
 import type { MethodContext } from './method-table.js';
-import { argumentsDigest, type RequestStateSeal, type RoundState } from './request-state.js';
+import { argumentsDigest, type Origin, type RequestStateSeal, type RoundState } from './request-state.js';
 
 /** An `input_required` answer; ModernAnswers dresses it (resultType, serverInfo, no cache hints). */
 export class InputRequiredAnswer {
@@ -54,7 +56,7 @@ export function missingCapabilityError(capability: string, message?: string): Pr
 /** One modern request's round: the answers it brought, and how to ask the next questions. */
 export class Round {
   readonly #seal: RequestStateSeal;
-  readonly #origin: Pick<RoundState, 'method' | 'target' | 'digest'>;
+  readonly #origin: Origin;
   readonly #capabilities: Record<string, unknown>;
   /** Every answer so far (earlier rounds and this retry). */
   readonly answers: Record<string, unknown>;
@@ -63,7 +65,7 @@ export class Round {
 
   constructor(
     seal: RequestStateSeal,
-    origin: Pick<RoundState, 'method' | 'target' | 'digest'>,
+    origin: Origin,
     capabilities: Record<string, unknown>,
     answers: Record<string, unknown>,
     state: unknown,
@@ -133,7 +135,7 @@ export class MrtrRounds {
     if (ctx.scope.era !== 'modern') return undefined;
     const { params } = ctx;
     const responses = readInputResponses(params.inputResponses);
-    const origin = originOf(method, target, args);
+    const origin = originOf(method, target, args, ctx.scope.principal);
     let answers: Record<string, unknown>;
     let state: unknown;
     if (params.requestState === undefined) {
@@ -155,15 +157,15 @@ export class MrtrRounds {
  * or opened: most requests never ask the client anything, and a SHA-256 of every request's
  * arguments showed in the profiles of the modern HTTP echo.
  */
-function originOf(
-  method: string,
-  target: string,
-  args: unknown,
-): Pick<RoundState, 'method' | 'target' | 'digest'> {
+function originOf(method: string, target: string, args: unknown, principal: Principal | undefined): Origin {
   let digest: string | undefined;
   return {
     method,
     target,
+    // Like the digest, worked out only when a state is sealed or opened.
+    get principal() {
+      return principal === undefined ? undefined : principalKey(principal);
+    },
     get digest() {
       digest ??= argumentsDigest(args ?? {});
       return digest;
@@ -251,6 +253,7 @@ export async function runAsking<T>(
     ...clientRequestMethods(ctx.scope.clientCapabilities, askerFor(ctx, book, signal)),
     inputResponses: round?.answers ?? {},
     requestState: round?.state,
+    auth: ctx.scope.principal,
   };
   let value: T | QuestionsAsked;
   try {

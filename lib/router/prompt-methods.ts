@@ -7,16 +7,19 @@ import { ProtocolError } from '../protocol/protocol-error.js';
 import { type MrtrRounds, runAsking } from './mrtr-rounds.js';
 import { asCancellable, listingPage } from './resource-methods.js';
 import type { Router } from './router.js';
+import { requireScopes, visibleEntries } from './scope-check.js';
 
 export function addPromptMethods(
   router: Router,
   registry: PromptRegistry,
   pageSize: number,
   rounds?: MrtrRounds,
+  listOutOfScope = false,
 ): void {
   router
-    .method('prompts/list', ({ params }) => {
-      const { items, nextCursor } = listingPage(registry.sorted(), params.cursor, pageSize);
+    .method('prompts/list', ({ params, scope }) => {
+      const sorted = visibleEntries(registry.sorted(), scope, listOutOfScope);
+      const { items, nextCursor } = listingPage(sorted, params.cursor, pageSize);
       return nextCursor === undefined ? { prompts: items } : { prompts: items, nextCursor };
     })
     .method('prompts/get', (ctx) => {
@@ -24,6 +27,8 @@ export function addPromptMethods(
       if (typeof name !== 'string') {
         throw ProtocolError.invalidParams('prompts/get needs params.name, a name from prompts/list');
       }
+      const scopes = registry.scopesOf(name);
+      if (scopes !== undefined) requireScopes(ctx.scope, scopes, `prompt "${name}"`);
       const args = ctx.params.arguments;
       const round = rounds?.begin(ctx, 'prompts/get', name, args ?? {});
       return asCancellable(ctx, (signal) =>

@@ -7,13 +7,15 @@
  * The client controls those bytes, so they are sealed with AES-256-GCM (authenticated encryption:
  * a changed byte fails the tag check, and the client cannot read the answers of other rounds or the
  * handler's state either). The seal binds the method, the tool, prompt or resource, a digest of the
- * original arguments and an expiry, so a state cannot be replayed against another call or late.
+ * original arguments, the caller's principal (when it has one) and an expiry, so a state cannot be
+ * replayed against another call, by another caller, or late.
  *
  * The key comes from the server option `requestStateKey`, the same on every replica; without it each
  * process draws a random key, and a retry reaching another process is refused as tampered.
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { ProtocolError } from '../protocol/protocol-error.js';
+import { derivedKey, keyMaterial } from './request-state-key.js';
 
 /** What a round leaves for the next one. */
 export interface RoundState {
@@ -23,6 +25,8 @@ export interface RoundState {
   target: string;
   /** argumentsDigest() of the arguments the first round was called with. */
   digest: string;
+  /** principalKey of the caller it was issued to; absent without auth. */
+  principal?: string;
   /** Every answer so far, by question key. */
   answers: Record<string, unknown>;
   /** The keys the last round asked: only their answers are taken from the retry. */
@@ -41,10 +45,11 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** Also authenticated: a token sealed for another purpose under the same key is refused. */
 const ASSOCIATED = Buffer.from('weft requestState v1');
-const MIN_KEY_BYTES = 16;
+/** The HKDF purpose of the sealing key (request-state-key.ts). */
+const PURPOSE = 'weft requestState v1 aes-256-gcm';
 
 export interface RequestStateOptions {
-  /** Shared by every replica; at least 16 bytes (32 random bytes recommended). */
+  /** Shared by every replica; at least 32 random bytes, as a Buffer or base64/hex text. */
   key?: string | Uint8Array;
   /** How long a round's state stays valid (default 10 minutes). */
   ttlMs?: number;
@@ -52,6 +57,9 @@ export interface RequestStateOptions {
 
 /** Why a state was refused, named in the error's data so a client (or its developer) can tell. */
 export type StateProblem = 'malformed' | 'tampered' | 'expired' | 'mismatch';
+
+/** What a state is bound to: the request it was issued for, and to whom. */
+export type Origin = Pick<RoundState, 'method' | 'target' | 'digest' | 'principal'>;
 
 function refused(problem: StateProblem, message: string): ProtocolError {
   return ProtocolError.invalidParams(message, { requestState: problem });
@@ -62,20 +70,9 @@ export class RequestStateSeal {
   readonly #ttlMs: number;
 
   constructor(options: RequestStateOptions = {}) {
-    if (options.key === undefined) {
-      this.#key = randomBytes(32);
-    } else {
-      const raw =
-        typeof options.key === 'string' ? Buffer.from(options.key, 'utf8') : Buffer.from(options.key);
-      if (raw.length < MIN_KEY_BYTES) {
-        throw new TypeError(
-          `requestStateKey must be at least ${MIN_KEY_BYTES} bytes (got ${raw.length}); use 32 random bytes, ` +
-            "e.g. require('node:crypto').randomBytes(32).toString('base64'), the same on every replica",
-        );
-      }
-      // A key of any length becomes the 32 bytes AES-256 needs.
-      this.#key = createHash('sha256').update(raw).digest();
-    }
+    // Without a key, random material per process; either way the seal uses its own derived key.
+    const material = options.key === undefined ? randomBytes(32) : keyMaterial(options.key);
+    this.#key = derivedKey(material, PURPOSE);
     this.#ttlMs = options.ttlMs ?? 10 * 60_000;
   }
 
@@ -92,11 +89,7 @@ export class RequestStateSeal {
    * The round a retry's `requestState` carries, once it is proved authentic, unexpired and issued
    * for this very request; otherwise a -32602 that says which of those failed.
    */
-  open(
-    token: unknown,
-    expected: Pick<RoundState, 'method' | 'target' | 'digest'>,
-    now = Date.now(),
-  ): RoundState {
+  open(token: unknown, expected: Origin, now = Date.now()): RoundState {
     if (typeof token !== 'string' || !token.startsWith(`${VERSION}.`)) {
       throw refused(
         'malformed',
@@ -123,6 +116,13 @@ export class RequestStateSeal {
       throw refused(
         'expired',
         `requestState expired at ${new Date(body.expiresAt).toISOString()}; start the request again without it`,
+      );
+    }
+    if (body.principal !== expected.principal) {
+      // Nothing about whose it was: only that it is not this caller's.
+      throw refused(
+        'mismatch',
+        'requestState was issued to another caller; start the request again without it',
       );
     }
     if (body.method !== expected.method || body.target !== expected.target) {

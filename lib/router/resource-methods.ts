@@ -12,6 +12,7 @@ import { decodeCursor, encodeCursor, firstAfter } from './cursor.js';
 import { type MethodContext, NO_RESPONSE } from './method-table.js';
 import { type MrtrRounds, runAsking } from './mrtr-rounds.js';
 import type { Router } from './router.js';
+import { requireScopes, visibleEntries } from './scope-check.js';
 
 /** One page of a listing kept in a stable order of unique keys. */
 export function listingPage(
@@ -49,23 +50,32 @@ export function addResourceMethods(
   registry: ResourceRegistry,
   pageSize: number,
   rounds?: MrtrRounds,
+  listOutOfScope = false,
 ): void {
-  const keyed = (entries: { key: string; descriptor: object }[]) =>
+  const keyed = (entries: readonly { key: string; descriptor: object }[]) =>
     entries.map(({ key, descriptor }) => ({ name: key, descriptor }));
+  /** A read or subscription of `uri` needs the scopes of what answers it. */
+  const checkScopes = (ctx: Pick<MethodContext, 'scope'>, uri: string) => {
+    const scopes = registry.scopesOf(uri);
+    if (scopes !== undefined) requireScopes(ctx.scope, scopes, `resource ${uri}`);
+  };
 
   router
-    .method('resources/list', ({ params }) => {
-      const { items, nextCursor } = listingPage(keyed(registry.sortedResources()), params.cursor, pageSize);
+    .method('resources/list', ({ params, scope }) => {
+      const visible = visibleEntries(registry.sortedResources(), scope, listOutOfScope);
+      const { items, nextCursor } = listingPage(keyed(visible), params.cursor, pageSize);
       return nextCursor === undefined ? { resources: items } : { resources: items, nextCursor };
     })
-    .method('resources/templates/list', ({ params }) => {
-      const { items, nextCursor } = listingPage(keyed(registry.sortedTemplates()), params.cursor, pageSize);
+    .method('resources/templates/list', ({ params, scope }) => {
+      const visible = visibleEntries(registry.sortedTemplates(), scope, listOutOfScope);
+      const { items, nextCursor } = listingPage(keyed(visible), params.cursor, pageSize);
       return nextCursor === undefined
         ? { resourceTemplates: items }
         : { resourceTemplates: items, nextCursor };
     })
     .method('resources/read', (ctx) => {
       const uri = requireUri(ctx.params, 'resources/read');
+      checkScopes(ctx, uri);
       const round = rounds?.begin(ctx, 'resources/read', uri, {});
       return asCancellable(ctx, (signal) =>
         runAsking(ctx, round, signal, async (asking) => ({
@@ -73,11 +83,13 @@ export function addResourceMethods(
         })),
       );
     })
-    .method('resources/subscribe', ({ session, params }) => {
+    .method('resources/subscribe', (ctx) => {
+      const { session, params } = ctx;
       const uri = requireUri(params, 'resources/subscribe');
       if (!registry.has(uri)) {
         throw ProtocolError.invalidParams(`Cannot subscribe to ${uri}: no resource has that URI`);
       }
+      checkScopes(ctx, uri);
       session.subscriptions.add(uri);
       return {};
     })

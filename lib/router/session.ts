@@ -8,7 +8,7 @@
  * 2026-07-28 request brings its own version, capabilities and log level (RequestScope) and leaves
  * nothing here but its in-flight id, for cancels and duplicate checks.
  */
-import type { Principal } from '../auth/principal.js';
+import { type Principal, samePrincipal } from '../auth/principal.js';
 import { Cancellation, type CancelReason } from '../engine/cancellation.js';
 import type { JsonRpcMessage, JsonRpcResponse, RequestId } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
@@ -36,14 +36,35 @@ export class Session {
   readonly #inFlight = new Map<RequestId, Cancellation>();
   readonly #clientRequests = new ClientRequestTable();
   #closed = false;
+  #principal: Principal | undefined;
 
   constructor(
     /** Where messages that answer no particular request go (list_changed, resource updates). */
     readonly sink: MessageSink,
     readonly id?: string,
     /** Who opened this session, as the transport's auth hook vouched (undefined without auth). */
-    readonly principal?: Principal,
-  ) {}
+    principal?: Principal,
+  ) {
+    this.#principal = principal;
+  }
+
+  /** Who opened this session, as the transport's auth hook vouched (undefined without auth). */
+  get principal(): Principal | undefined {
+    return this.#principal;
+  }
+
+  /**
+   * The same caller came back with new credentials (a legacy HTTP request with a step-up token):
+   * from now on the session's scopes and expiry are those. Another caller's principal is refused:
+   * a session never changes hands.
+   */
+  renewPrincipal(principal: Principal | undefined): void {
+    if (principal === this.#principal) return;
+    if (!samePrincipal(principal, this.#principal)) {
+      throw new Error('A session belongs to the principal that opened it; it cannot change hands');
+    }
+    this.#principal = principal;
+  }
 
   get closed(): boolean {
     return this.#closed;

@@ -10,8 +10,12 @@
  * the pending input; `tasks/update` and `tasks/cancel` are bare acknowledgements (a cancel of a
  * terminal task too); tasks/result and tasks/list do not exist (the router answers -32601).
  *
+ * A task belongs to the principal that created it (TaskRecord.principal): to any other caller it
+ * is unknown, with the very error an id that never existed gets, so no one learns it exists.
+ *
  * It also decides, per tools/call, whether the call becomes a task (`taskModeOf`).
  */
+import { principalKey } from '../auth/principal.js';
 import { RELATED_TASK_META, TASKS_EXTENSION } from '../protocol/eras.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
@@ -77,10 +81,17 @@ function unknownTask(taskId: string): ProtocolError {
 export function addTaskMethods(router: Router, runner: TaskRunner, pageSize: number): void {
   const { store } = runner;
 
-  /** The task if this request may see it: modern by id alone, legacy only its own session's. */
+  /**
+   * The task if this request may see it: only its principal's (both eras), and in legacy only its
+   * own session's; modern by id otherwise.
+   */
   async function find(ctx: MethodContext, taskId: string): Promise<TaskRecord> {
     const record = await store.get(taskId);
     if (record === undefined) throw unknownTask(taskId);
+    const { principal } = ctx.scope;
+    if (record.principal !== (principal === undefined ? undefined : principalKey(principal))) {
+      throw unknownTask(taskId);
+    }
     if (ctx.scope.era === 'legacy' && record.owner !== undefined && record.owner !== ownerOf(ctx.session)) {
       throw unknownTask(taskId);
     }

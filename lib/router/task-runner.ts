@@ -20,6 +20,7 @@
  *   offers it once the lease lapses): it follows the job to its end and stores the outcome.
  */
 import { randomUUID } from 'node:crypto';
+import { principalKey } from '../auth/principal.js';
 import { Cancellation } from '../engine/cancellation.js';
 import { effectiveBudgetMs } from '../engine/deadline.js';
 import type { Engine } from '../engine/engine.js';
@@ -153,6 +154,7 @@ export class TaskRunner {
       answers: inputs?.answers ?? {},
     };
     if (era === 'legacy') record.owner = ownerOf(ctx.session);
+    if (ctx.scope.principal !== undefined) record.principal = principalKey(ctx.scope.principal);
     if (inputs?.state !== undefined) record.state = inputs.state;
     await this.#options.store.create(record);
     const running: RunningTask = { cancellation: new Cancellation(), wake: undefined };
@@ -260,6 +262,7 @@ export class TaskRunner {
         budgetMs,
         cancellation,
         events: SILENT,
+        auth: ctx.scope.principal,
         ...peer,
         ...caller,
         inputs: state === undefined ? { answers } : { answers, state },

@@ -38,6 +38,7 @@ import { overloadedError } from './limit-errors.js';
 import { type MethodContext, NO_RESPONSE } from './method-table.js';
 import { askLive, type MrtrRounds, missingCapabilityError } from './mrtr-rounds.js';
 import type { Router } from './router.js';
+import { requireScopes, visibleEntries } from './scope-check.js';
 import { taskModeOf } from './task-methods.js';
 import type { TaskRunner } from './task-runner.js';
 import { CreatedTaskAnswer, legacyTask, modernTask } from './task-wire.js';
@@ -60,13 +61,17 @@ export interface ToolMethodOptions {
   tasks?: TaskRunner;
   /** Whom each call is for, for fair admission and per-caller limits (absent: one anonymous caller). */
   callers?: CallerKeys;
+  /** List tools whose scopes a caller lacks too (default false: a caller sees what it may call). */
+  listOutOfScope?: boolean;
 }
 
 export function addToolMethods(router: Router, options: ToolMethodOptions): void {
   const { registry, engine, pageSize } = options;
 
-  router.method('tools/list', ({ params }) => {
-    const sorted = registry.sorted();
+  const listOutOfScope = options.listOutOfScope ?? false;
+
+  router.method('tools/list', ({ params, scope }) => {
+    const sorted = visibleEntries(registry.sorted(), scope, listOutOfScope);
     const start = params.cursor === undefined ? 0 : firstAfter(sorted, decodeCursor(params.cursor));
     const page = sorted.slice(start, start + pageSize);
     const result: { tools: object[]; nextCursor?: string } = { tools: page.map((tool) => tool.descriptor) };
@@ -82,6 +87,7 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
     }
     const tool = registry.get(params.name);
     if (!tool) throw ProtocolError.invalidParams(`Unknown tool: ${params.name}`);
+    requireScopes(ctx.scope, tool.scopes, `tool "${tool.name}"`);
     if (options.isClosing()) {
       throw new ProtocolError(ErrorCode.ShuttingDown, 'The server is shutting down and takes no new calls');
     }
@@ -125,6 +131,7 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
             value = await tool.beforeTask(args, {
               inputResponses: inputs.answers,
               requestState: inputs.state,
+              auth: ctx.scope.principal,
             });
           } catch (error) {
             return toolFailure(tool, (error as Error)?.message ?? String(error));
@@ -167,6 +174,7 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
           budgetMs,
           cancellation,
           events: callEvents(ctx, tool),
+          auth: ctx.scope.principal,
           ...peer,
           ...caller,
           ...(inputs ? { inputs } : {}),

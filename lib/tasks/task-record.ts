@@ -25,6 +25,11 @@ export interface TaskRecord {
   era: 'legacy' | 'modern';
   /** Who may list it (a legacy session); absent for modern tasks, reached by their unguessable id alone. */
   owner?: string;
+  /**
+   * The principal that created it (its principalKey: issuer + subject), when the request had one.
+   * Only that principal may read, update or cancel it; to any other the task does not exist.
+   */
+  principal?: string;
   /** The tool it runs, for the server log and statusMessage. */
   tool: string;
   status: TaskStatus;
@@ -52,7 +57,7 @@ export interface TaskRecord {
   fleetJob?: string;
 }
 
-/** The fields a change may set; taskId, era, owner and createdAt never change. */
+/** The fields a change may set; taskId, era, owner, principal and createdAt never change. */
 export type TaskChange = Partial<
   Pick<
     TaskRecord,

@@ -36,6 +36,8 @@ interface RegisteredToolBase {
   readonly descriptor: ToolDescriptor;
   /** The definition's `tags` (local to the server, never published). */
   readonly tags: readonly string[] | undefined;
+  /** The OAuth scopes a caller needs, all of them (empty: none); never published. */
+  readonly scopes: readonly string[];
   /**
    * Checks a call's arguments: with a JSON Schema they pass as sent; with a Standard Schema the
    * handler gets the schema's output (defaults, transforms applied). Asynchronous only when the

@@ -5,6 +5,7 @@
  * event loop; blocking handlers get one built inside a pool worker. Both honour the same promises,
  * so a tool can move between inline and blocking without changing a line of its handler.
  */
+import type { Principal } from '../auth/principal.js';
 import type { PromptsView } from '../prompts/prompts-view.js';
 import type { LogLevel } from '../protocol/log-levels.js';
 import type { ResourcesView } from '../resources/resources-view.js';
@@ -20,6 +21,12 @@ export interface ToolContext {
   readonly signal: AbortSignal;
   /** The absolute deadline (ms since the epoch), or undefined when the call has none. */
   readonly deadline: number | undefined;
+  /**
+   * Who is calling: the frozen Principal (subject, issuer, clientId, scopes, expiresAt, claims) the
+   * transport's auth hook vouched for; undefined without auth. The same inline, in a pool thread or
+   * process, on a fleet worker, in a task, and in calls made through ctx.tools().call.
+   */
+  readonly auth?: Principal | undefined;
   /**
    * Throws when the call has been abandoned. Cheap enough to call in a hot loop: inside a worker it
    * reads a shared flag, with no message round trip.
@@ -71,7 +78,7 @@ export interface ToolContext {
  */
 export type ClientAsking = Pick<
   ToolContext,
-  'elicit' | 'sample' | 'roots' | 'inputResponses' | 'requestState'
+  'elicit' | 'sample' | 'roots' | 'inputResponses' | 'requestState' | 'auth'
 >;
 
 /** `elicitation/create` params: a message and a flat object schema of what to ask for. */

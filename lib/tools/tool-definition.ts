@@ -8,7 +8,9 @@
  *
  * This file must stay light: pool workers load it with every tool module.
  */
+
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
+import type { Principal } from '../auth/principal.js';
 import type { CallToolResult } from './content.js';
 import type { LimitsOption } from './per-caller-limits.js';
 import type { InferInput, InferOutput, StandardSchemaV1 } from './standard-schema.js';
@@ -98,6 +100,12 @@ interface ToolCommon<S extends ToolSchema, O extends ToolSchema | undefined> {
    * published: put them in `_meta` too if clients should see them.
    */
   tags?: readonly string[];
+  /**
+   * OAuth scopes a caller must hold, all of them, to see and call this tool (checked only for
+   * callers with a principal, i.e. behind an auth hook). Over HTTP a caller lacking one gets 403
+   * `insufficient_scope` naming them; never published. See docs/authorization-bindings.md.
+   */
+  scopes?: readonly string[];
   /** This tool's deadline in ms; it can only tighten the server's `timeoutMs`. 0 = none of its own. */
   timeoutMs?: number;
   /** At most this many calls of this tool run at once; more wait in the bounded queue. */
@@ -132,6 +140,8 @@ export type TaskSupport = 'optional' | 'required';
 export interface BeforeTaskContext {
   readonly inputResponses: Readonly<Record<string, unknown>>;
   readonly requestState: unknown;
+  /** Who is calling (the frozen Principal the auth hook vouched for); undefined without auth. */
+  readonly auth: Principal | undefined;
 }
 
 export type BeforeTask = (
@@ -207,6 +217,7 @@ export const TOOL_OPTION_KEYS: ReadonlySet<string> = new Set([
   'icons',
   '_meta',
   'tags',
+  'scopes',
   'timeoutMs',
   'concurrency',
   'limits',

@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readScopes } from '../auth/scopes.js';
 import { encodeJson } from '../protocol/message-encoding.js';
 import { TagFilter } from '../tag-filter.js';
 import { findHandler } from './handler-export.js';
@@ -37,17 +38,20 @@ export class ToolRegistry {
   readonly #tags: TagFilter;
   /** Whether the server has a fleet, so that `placement: 'fleet'` can be honoured. */
   readonly #fleetConfigured: boolean;
+  /** The server's `scopesSupported`: a tool may require only these (absent: any scope). */
+  readonly #scopesSupported: readonly string[] | undefined;
 
   constructor(
     compiler: SchemaCompiler,
     onChange: () => void = () => {},
     tags = new TagFilter(),
-    options: { fleetConfigured?: boolean } = {},
+    options: { fleetConfigured?: boolean; scopesSupported?: readonly string[] } = {},
   ) {
     this.#compiler = compiler;
     this.#onChange = onChange;
     this.#tags = tags;
     this.#fleetConfigured = options.fleetConfigured ?? false;
+    this.#scopesSupported = options.scopesSupported;
   }
 
   /** The tag filter changed for `tag`: tools carrying it appear or vanish (list_changed). */
@@ -197,6 +201,8 @@ export class ToolRegistry {
     ) {
       fail('tags must be an array of non-empty strings');
     }
+    const scopes = readScopes(definition.scopes, this.#scopesSupported);
+    if (!scopes.ok) return fail(scopes.problem);
 
     const descriptor = describe(definition);
     descriptor.inputSchema = input.published;
@@ -212,6 +218,7 @@ export class ToolRegistry {
       definition: definition as unknown as ToolDefinition<never, never>,
       descriptor,
       tags,
+      scopes: scopes.scopes,
       checkArguments,
       headerParams,
       checkOutput,

@@ -11,7 +11,8 @@ import type { IncomingMessage } from 'node:http';
 import type { Principal } from '../auth/principal.js';
 
 export interface AuthRefusal {
-  status: 401 | 403;
+  /** 401 or 403; 500 when the hook itself failed (what `callAuthHook` answers for a throw). */
+  status: 401 | 403 | 500;
   message: string;
   headers?: Record<string, string>;
 }
@@ -30,6 +31,48 @@ export interface AuthHook {
    * client can step up. Hooks without it get a plain challenge naming the scopes.
    */
   insufficientScope?(scopes: readonly string[], request: IncomingMessage): AuthRefusal;
+  /**
+   * The RFC 9728 Protected Resource Metadata of the endpoint at `endpointPath`, as this request
+   * reached it. A hook that has it makes the HTTP transport serve it at
+   * `/.well-known/oauth-protected-resource<endpointPath>` and at the root form.
+   */
+  resourceMetadata?(request: IncomingMessage, endpointPath: string): object | undefined;
+}
+
+/**
+ * Calls `hook` so that nothing it does can escape: a synchronous throw, a rejection, or a value that
+ * is not a verdict becomes a refusal (500, "Authentication failed"), the detail logged. A throw that
+ * escaped ws's upgrade handler used to be an uncaught exception, so any caller could stop the server.
+ */
+export async function callAuthHook(
+  hook: AuthHook,
+  request: IncomingMessage,
+  logError: (message: string) => void,
+): Promise<AuthVerdict> {
+  let verdict: unknown;
+  try {
+    verdict = await hook(request);
+  } catch (error) {
+    logError(
+      `weft: the auth hook threw (${error instanceof Error ? error.message : String(error)}); refused with 500`,
+    );
+    return HOOK_FAILED;
+  }
+  if (isVerdict(verdict)) return verdict;
+  logError(
+    `weft: the auth hook answered ${typeof verdict}, not true, { principal } or { status, message }; refused with 500`,
+  );
+  return HOOK_FAILED;
+}
+
+const HOOK_FAILED: AuthRefusal = { status: 500, message: 'Authentication failed' };
+
+function isVerdict(value: unknown): value is AuthVerdict {
+  if (value === true) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  if ('principal' in value) return true;
+  const { status, message } = value as { status?: unknown; message?: unknown };
+  return typeof status === 'number' && typeof message === 'string';
 }
 
 /** Whether a verdict let the request in. */

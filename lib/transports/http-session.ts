@@ -7,6 +7,7 @@
  * what lets a POST stream be closed mid-call and resumed later without a message lost or sent twice.
  * The standalone stream (the GET without Last-Event-ID) carries what answers no particular request.
  */
+import type { Principal } from '../auth/principal.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 import type { Connect, Connection } from './connection.js';
 import { EventStore } from './event-store.js';
@@ -25,10 +26,16 @@ export class HttpSession {
     readonly id: string,
     connect: Connect,
     bounds: { maxEvents: number; maxBytes: number },
+    principal?: Principal,
   ) {
     this.store = new EventStore(bounds.maxEvents, bounds.maxBytes);
     this.store.openStream(STANDALONE_STREAM);
-    this.connection = connect({ send: (message) => this.send(STANDALONE_STREAM, message) }, id);
+    this.connection = connect({ send: (message) => this.send(STANDALONE_STREAM, message) }, id, principal);
+  }
+
+  /** Who opened the session (at initialize); only that principal may use it. */
+  get principal(): Principal | undefined {
+    return this.connection.session.principal;
   }
 
   get closed(): boolean {

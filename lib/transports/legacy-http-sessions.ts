@@ -6,7 +6,10 @@
  *   answered at once gets `application/json`; one still running gets an SSE stream carrying its
  *   notifications (progress, logs, requests to the client) and then its response.
  * - `initialize` mints an `Mcp-Session-Id`; every later request must carry it (unknown -> 404,
- *   missing -> 400); DELETE ends the session; idle sessions expire.
+ *   missing -> 400); DELETE ends the session; idle sessions expire. With an auth hook that grants
+ *   principals, a session belongs to the principal that initialized it: the id brought by another
+ *   principal is answered 404 exactly as an unknown one, so a leaked id is no capability.
+ * - A POST whose principal lacks the scopes of what it calls gets 403 (scope-gate.ts), unrun.
  * - GET opens the standalone stream, or with `Last-Event-ID` resumes any stream of the session from
  *   the event store. A stream may also be closed on purpose mid-call (`retry`, then close: the
  *   polling pattern), so long calls need not hold a connection open.
@@ -15,6 +18,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { type Principal, samePrincipal } from '../auth/principal.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { classify, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import { isSupportedVersion, LEGACY_VERSIONS } from '../protocol/versions.js';
@@ -22,6 +26,7 @@ import type { Connect } from './connection.js';
 import { acceptOf, header, reply, sendJson } from './http-replies.js';
 import { HttpSession, STANDALONE_STREAM } from './http-session.js';
 import { settlesWithinOneTurn } from './posted-message.js';
+import { type ScopeGate, sendScopeRefusal } from './scope-gate.js';
 import { SseWriter } from './sse-writer.js';
 
 export interface LegacyHttpOptions {
@@ -44,12 +49,14 @@ const isAnswer = (message: JsonRpcMessage | JsonRpcMessage[]) =>
 
 export class LegacyHttpSessions {
   readonly #connect: Connect;
+  readonly #scopes: ScopeGate;
   readonly #options: LegacyHttpOptions;
   readonly #sessions = new Map<string, HttpSession>();
   readonly #sweeper: NodeJS.Timeout;
 
-  constructor(connect: Connect, options: LegacyHttpOptions) {
+  constructor(connect: Connect, scopes: ScopeGate, options: LegacyHttpOptions) {
     this.#connect = connect;
+    this.#scopes = scopes;
     this.#options = options;
     const sweepEvery = Math.max(10, Math.min(options.sessionIdleMs / 2, 30_000));
     this.#sweeper = setInterval(() => this.#expireIdle(), sweepEvery);
@@ -74,6 +81,7 @@ export class LegacyHttpSessions {
     body: unknown,
     acceptsSse: boolean,
     accepting: boolean,
+    principal?: Principal,
   ): Promise<void> {
     const messages = Array.isArray(body) ? body : [body];
     const kinds = messages.map((value) => classify(value));
@@ -106,15 +114,22 @@ export class LegacyHttpSessions {
           `Too many open sessions (${this.#options.maxSessions}, maxSessions); retry later`,
         );
       }
-      session = new HttpSession(randomUUID(), this.#connect, {
-        maxEvents: this.#options.maxEventsPerSession,
-        maxBytes: this.#options.maxEventBytesPerSession,
-      });
+      session = new HttpSession(
+        randomUUID(),
+        this.#connect,
+        {
+          maxEvents: this.#options.maxEventsPerSession,
+          maxBytes: this.#options.maxEventBytesPerSession,
+        },
+        principal,
+      );
       this.#sessions.set(session.id, session);
     } else {
-      session = this.#sessionOf(request, response);
+      session = this.#sessionOf(request, response, principal);
       if (!session) return;
       if (!this.#versionOk(request, response)) return;
+      const forbidden = this.#scopes.refusal(principal, requests, request);
+      if (forbidden) return sendScopeRefusal(response, forbidden);
     }
     session.lastSeen = Date.now();
 
@@ -188,7 +203,7 @@ export class LegacyHttpSessions {
     return delays.length === 0 ? undefined : Math.min(...delays);
   }
 
-  get(request: IncomingMessage, response: ServerResponse, accepting: boolean): void {
+  get(request: IncomingMessage, response: ServerResponse, accepting: boolean, principal?: Principal): void {
     if (!acceptOf(request).sse) {
       reply(response, 406, ErrorCode.InvalidRequest, 'GET needs Accept: text/event-stream');
       return;
@@ -197,7 +212,7 @@ export class LegacyHttpSessions {
       reply(response, 503, ErrorCode.ShuttingDown, 'The server is shutting down');
       return;
     }
-    const session = this.#sessionOf(request, response);
+    const session = this.#sessionOf(request, response, principal);
     if (!session || !this.#versionOk(request, response)) return;
     session.lastSeen = Date.now();
     const lastEventId = header(request, 'last-event-id');
@@ -226,23 +241,30 @@ export class LegacyHttpSessions {
     else session.attach(resumed.streamId, writer);
   }
 
-  delete(request: IncomingMessage, response: ServerResponse): void {
-    const session = this.#sessionOf(request, response);
+  delete(request: IncomingMessage, response: ServerResponse, principal?: Principal): void {
+    const session = this.#sessionOf(request, response, principal);
     if (!session) return;
     this.#sessions.delete(session.id);
     session.close();
     response.writeHead(200).end();
   }
 
-  /** The request's session, or undefined after answering 400 (no header) or 404 (unknown or ended). */
-  #sessionOf(request: IncomingMessage, response: ServerResponse): HttpSession | undefined {
+  /**
+   * The request's session, or undefined after answering 400 (no header) or 404 (unknown, ended, or
+   * another principal's: the same answer, so the id's existence is not revealed).
+   */
+  #sessionOf(
+    request: IncomingMessage,
+    response: ServerResponse,
+    principal: Principal | undefined,
+  ): HttpSession | undefined {
     const id = header(request, 'mcp-session-id');
     if (id === undefined) {
       reply(response, 400, ErrorCode.InvalidRequest, 'Missing Mcp-Session-Id header: send initialize first');
       return undefined;
     }
     const session = this.#sessions.get(id);
-    if (!session || session.closed) {
+    if (!session || session.closed || !samePrincipal(session.principal, principal)) {
       reply(
         response,
         404,
@@ -251,6 +273,8 @@ export class LegacyHttpSessions {
       );
       return undefined;
     }
+    // The same caller, perhaps with a fresh token (more scopes after a step-up, a later expiry).
+    session.connection.session.renewPrincipal(principal);
     return session;
   }
 

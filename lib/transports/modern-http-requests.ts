@@ -14,6 +14,7 @@
  * these streams is ever a server-to-client request: this era asks through `input_required` results.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Principal } from '../auth/principal.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { httpHeadersFor, httpStatusFor } from '../protocol/http-status.js';
 import {
@@ -29,6 +30,7 @@ import type { Connect, Connection } from './connection.js';
 import { sendJson } from './http-replies.js';
 import { checkModernRequest, type ModernRouting } from './modern-request-checks.js';
 import { settlesWithinOneTurn } from './posted-message.js';
+import { type ScopeGate, sendScopeRefusal } from './scope-gate.js';
 import { SseWriter } from './sse-writer.js';
 
 export interface ModernHttpOptions {
@@ -55,12 +57,14 @@ interface Exchange {
 export class ModernHttpRequests {
   readonly #connect: Connect;
   readonly #routing: ModernRouting;
+  readonly #scopes: ScopeGate;
   readonly #options: ModernHttpOptions;
   readonly #exchanges = new Set<Exchange>();
 
-  constructor(connect: Connect, routing: ModernRouting, options: ModernHttpOptions) {
+  constructor(connect: Connect, routing: ModernRouting, scopes: ScopeGate, options: ModernHttpOptions) {
     this.#connect = connect;
     this.#routing = routing;
+    this.#scopes = scopes;
     this.#options = options;
   }
 
@@ -69,13 +73,17 @@ export class ModernHttpRequests {
     return this.#exchanges.size;
   }
 
-  /** Serves one POST whose body is a modern message; `accepting` is false while the server stops. */
+  /**
+   * Serves one POST whose body is a modern message; `accepting` is false while the server stops.
+   * `principal` is who the auth hook vouched for: the request's connection carries it.
+   */
   async post(
     request: IncomingMessage,
     response: ServerResponse,
     body: unknown,
     acceptsSse: boolean,
     accepting: boolean,
+    principal?: Principal,
   ): Promise<void> {
     const message = classify(body);
     switch (message.kind) {
@@ -93,7 +101,7 @@ export class ModernHttpRequests {
         // Accepted, then handed over; there is no one to answer. (Over HTTP this era cancels by
         // closing the stream, so a client has no notification it needs to send.)
         response.writeHead(202).end();
-        const connection = this.#connect({ send: () => {} });
+        const connection = this.#connect({ send: () => {} }, undefined, principal);
         connection.receive(body);
         connection.close();
         return;
@@ -109,7 +117,9 @@ export class ModernHttpRequests {
         }
         const refusal = checkModernRequest(request.headers, method, params, this.#routing);
         if (refusal) return refuse(response, id, refusal.error, refusal.fromEnvelope);
-        return this.#answer(body, acceptsSse, response);
+        const forbidden = this.#scopes.refusal(principal, [message.message], request);
+        if (forbidden) return sendScopeRefusal(response, forbidden);
+        return this.#answer(body, acceptsSse, response, principal);
       }
     }
   }
@@ -119,7 +129,12 @@ export class ModernHttpRequests {
     for (const exchange of [...this.#exchanges]) this.#end(exchange);
   }
 
-  async #answer(body: unknown, acceptsSse: boolean, response: ServerResponse): Promise<void> {
+  async #answer(
+    body: unknown,
+    acceptsSse: boolean,
+    response: ServerResponse,
+    principal: Principal | undefined,
+  ): Promise<void> {
     const buffered: JsonRpcMessage[] = [];
     const sink: MessageSink = {
       send: (message) => {
@@ -139,7 +154,11 @@ export class ModernHttpRequests {
       // #write would cut the stream for falling maxStreamBacklogBytes behind.
       backlogBytes: () => exchange.stream?.backlogBytes ?? 0,
     };
-    const exchange: Exchange = { connection: this.#connect(sink), stream: undefined, over: false };
+    const exchange: Exchange = {
+      connection: this.#connect(sink, undefined, principal),
+      stream: undefined,
+      over: false,
+    };
     this.#exchanges.add(exchange);
     // Closed by the client before the answer is complete (or the socket died): that is a cancel.
     response.once('close', () => this.#end(exchange));

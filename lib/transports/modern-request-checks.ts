@@ -2,6 +2,7 @@
  * The checks a 2026-07-28 request passes over HTTP before it is dispatched, in the order clients and
  * the conformance suite rely on:
  *
+ *   0. every MCP header within MAX_HEADER_VALUE_LENGTH             longer  -> 400 / -32600
  *   1. an `MCP-Protocol-Version` header                          missing -> 400 / -32020
  *   2. the `_meta` envelope (version, client capabilities)       broken  -> 400 / -32602
  *   3. the header's version equals the body's                    differs -> 400 / -32020
@@ -14,6 +15,8 @@
  * Headers are mirrors of the body that proxies and balancers act on; a request whose mirrors lie
  * must not run, or two parts of a deployment would act on two different requests. Header names are
  * case-insensitive (Node lowercases them), values case-sensitive, whitespace around them ignored.
+ * Every step costs time linear in the headers' length (no backtracking regex reads them), and the
+ * length itself is capped first.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Era } from '../protocol/eras.js';
@@ -23,16 +26,27 @@ import {
   decodeHeaderValue,
   type HeaderParam,
   headerMatchesValue,
+  MAX_HEADER_VALUE_LENGTH,
   PARAM_HEADER_PREFIX,
+  trimOptionalWhitespace,
 } from '../protocol/mcp-param-headers.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 
-/** What the checks need to know of the server: its methods, and the tools' mirrored arguments. */
+/**
+ * What the HTTP transport asks of the server before it dispatches a request: its methods, the
+ * tools' mirrored arguments (modern requests), and the scopes a request needs (modern requests and
+ * legacy POSTs alike, so a caller lacking them gets 403 before anything runs).
+ */
 export interface ModernRouting {
   /** Whether the router serves `method` in `era`; a request for one it does not is never dispatched. */
   knows(method: string, era: Era): boolean;
   /** The `x-mcp-header` arguments of a registered tool; undefined when there is no such tool. */
   headerParamsOf(toolName: string): readonly HeaderParam[] | undefined;
+  /**
+   * The scopes of the tool, prompt or resource a request targets (tools/call, prompts/get,
+   * resources/read, resources/subscribe); undefined or empty when it needs none.
+   */
+  requiredScopes(method: string, params: Record<string, unknown> | undefined): readonly string[] | undefined;
 }
 
 /** A refused request: the error to answer with, and whether it is about the request's own form. */
@@ -59,8 +73,34 @@ const mismatch = (message: string): Refusal => ({
 
 const trimmed = (value: string | string[] | undefined): string | undefined => {
   const text = Array.isArray(value) ? value.join(', ') : value;
-  return text?.replace(/^[ \t]+|[ \t]+$/g, '');
+  return text === undefined ? undefined : trimOptionalWhitespace(text);
 };
+
+const PARAM_HEADER_LOWER = PARAM_HEADER_PREFIX.toLowerCase();
+const isMcpHeader = (name: string) =>
+  name === 'mcp-protocol-version' ||
+  name === 'mcp-method' ||
+  name === 'mcp-name' ||
+  name.startsWith(PARAM_HEADER_LOWER);
+
+/** Step 0: an MCP header longer than the cap is refused before anything reads it. */
+function checkHeaderLengths(headers: IncomingHttpHeaders): Refusal | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || !isMcpHeader(name)) continue;
+    const length = Array.isArray(value)
+      ? value.reduce((sum, part) => sum + part.length + 2, 0)
+      : value.length;
+    if (length > MAX_HEADER_VALUE_LENGTH) {
+      return {
+        error: ProtocolError.invalidRequest(
+          `The ${name} header is ${length} characters long; MCP headers may carry at most ${MAX_HEADER_VALUE_LENGTH}`,
+        ),
+        fromEnvelope: false,
+      };
+    }
+  }
+  return undefined;
+}
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -72,6 +112,8 @@ export function checkModernRequest(
   params: Record<string, unknown> | undefined,
   routing: ModernRouting,
 ): Refusal | undefined {
+  const tooLong = checkHeaderLengths(headers);
+  if (tooLong) return tooLong;
   const headerVersion = trimmed(headers['mcp-protocol-version']);
   if (headerVersion === undefined) {
     return mismatch(

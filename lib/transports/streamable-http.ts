@@ -11,10 +11,11 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Principal } from '../auth/principal.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { eraOfPost } from '../protocol/http-era.js';
 import type { JsonRpcRequest } from '../protocol/json-rpc.js';
-import { type AuthHook, isAccepted } from './bearer-auth.js';
+import { type AuthHook, callAuthHook, isAccepted } from './bearer-auth.js';
 import type { Connect } from './connection.js';
 import { type CorsOptions, CorsPolicy } from './cors.js';
 import { header, reply } from './http-replies.js';
@@ -23,6 +24,8 @@ import { ModernHttpRequests } from './modern-http-requests.js';
 import type { ModernRouting } from './modern-request-checks.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
 import { readPostedMessage } from './posted-message.js';
+import { isResourceMetadataPath, serveResourceMetadata } from './resource-metadata-route.js';
+import { ScopeGate } from './scope-gate.js';
 
 export interface StreamableHttpOptions extends OriginGuardOptions {
   /** The MCP endpoint (default `/mcp`). */
@@ -51,8 +54,15 @@ export interface StreamableHttpOptions extends OriginGuardOptions {
    * request cancelled, so a stalled client cannot make the server buffer without bound (default 4 MiB).
    */
   maxStreamBacklogBytes?: number;
-  /** Runs before anything else; refuse with 401/403 (see `bearerAuth`). */
+  /**
+   * Runs before anything else; refuse with 401/403 (see `bearerAuth`); a hook that throws refuses
+   * with 500. A hook that grants a principal binds it to what the request creates: a legacy session
+   * (another principal bringing its Mcp-Session-Id gets 404), tasks, requestStates
+   * (docs/authorization-bindings.md).
+   */
   auth?: AuthHook;
+  /** Where diagnostics go (the server passes its own `logError`; default stderr). */
+  logError?: (message: string) => void;
   /**
    * Browser pages on these origins may call the endpoint: preflights are answered and the MCP
    * headers exposed (cors.ts). None by default, so other origins stay refused.
@@ -81,6 +91,7 @@ export class StreamableHttpTransport {
   readonly #guard: StreamableHttpOptions;
   #server: Server | undefined;
   #accepting = true;
+  readonly #logError: (message: string) => void;
 
   /**
    * `connect` opens a connection to the server (one per legacy session, one per modern request);
@@ -89,13 +100,15 @@ export class StreamableHttpTransport {
   constructor(connect: Connect, routing: ModernRouting, options: StreamableHttpOptions = {}) {
     this.#options = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, ...options };
     this.#cors = new CorsPolicy(options.cors);
+    this.#logError = options.logError ?? ((message) => process.stderr.write(`${message}\n`));
     const allowedOrigins = options.allowedOrigins;
     this.#guard =
       allowedOrigins === 'any' || options.cors === undefined
         ? options
         : { ...options, allowedOrigins: [...(allowedOrigins ?? []), ...options.cors.origins] };
     const keepAliveMs = options.keepAliveMs ?? 15_000;
-    this.#legacy = new LegacyHttpSessions(connect, {
+    const scopes = new ScopeGate(routing, options.auth);
+    this.#legacy = new LegacyHttpSessions(connect, scopes, {
       sessionIdleMs: options.sessionIdleMs ?? 30 * 60_000,
       maxEventsPerSession: options.maxEventsPerSession ?? 1000,
       maxEventBytesPerSession: options.maxEventBytesPerSession ?? 16 * 1024 * 1024,
@@ -104,7 +117,7 @@ export class StreamableHttpTransport {
       keepAliveMs,
       pollAfterMs: options.pollAfterMs,
     });
-    this.#modern = new ModernHttpRequests(connect, routing, {
+    this.#modern = new ModernHttpRequests(connect, routing, scopes, {
       keepAliveMs,
       maxStreamBacklogBytes: options.maxStreamBacklogBytes ?? 4 * 1024 * 1024,
     });
@@ -168,6 +181,11 @@ export class StreamableHttpTransport {
     // Express strips the mount path from `url` under app.use('/mcp', ...); `originalUrl` keeps it.
     const path = (request as IncomingMessage & { originalUrl?: string }).originalUrl ?? request.url ?? '/';
     const url = new URL(path, 'http://localhost');
+    // RFC 9728 discovery, beside the endpoint: the auth hook describes the resource it protects.
+    const auth = this.#options.auth;
+    if (auth?.resourceMetadata && isResourceMetadataPath(url.pathname, this.#options.path)) {
+      return serveResourceMetadata(auth, request, response, this.#options.path, this.#cors);
+    }
     if (url.pathname !== this.#options.path) {
       if (next) return next();
       return reply(
@@ -182,19 +200,22 @@ export class StreamableHttpTransport {
     if (problem) return reply(response, 403, ErrorCode.InvalidRequest, problem);
     // A preflight carries no credentials: it is answered before the auth hook runs.
     if (CorsPolicy.isPreflight(request)) return this.#cors.answerPreflight(request, response);
+    // Who is calling, when the hook says: it travels with every message of this request.
+    let principal: Principal | undefined;
     if (this.#options.auth) {
-      const verdict = await this.#options.auth(request);
+      const verdict = await callAuthHook(this.#options.auth, request, this.#logError);
       if (!isAccepted(verdict)) {
         return reply(response, verdict.status, ErrorCode.InvalidRequest, verdict.message, verdict.headers);
       }
+      if (verdict !== true) principal = verdict.principal;
     }
     switch (request.method) {
       case 'POST':
-        return this.#post(request, response);
+        return this.#post(request, response, principal);
       case 'GET':
-        return this.#legacy.get(request, response, this.#accepting);
+        return this.#legacy.get(request, response, this.#accepting, principal);
       case 'DELETE':
-        return this.#legacy.delete(request, response);
+        return this.#legacy.delete(request, response, principal);
       default:
         return reply(response, 405, ErrorCode.InvalidRequest, `Method ${request.method} not allowed`, {
           allow: 'GET, POST, DELETE',
@@ -202,13 +223,17 @@ export class StreamableHttpTransport {
     }
   }
 
-  async #post(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async #post(
+    request: IncomingMessage,
+    response: ServerResponse,
+    principal: Principal | undefined,
+  ): Promise<void> {
     const posted = await readPostedMessage(request, response, this.#options.maxBodyBytes);
     if (!posted) return;
     const { body, acceptsSse } = posted;
     if (eraOfPost(body, header(request, 'mcp-protocol-version')) === 'modern') {
-      return this.#modern.post(request, response, body, acceptsSse, this.#accepting);
+      return this.#modern.post(request, response, body, acceptsSse, this.#accepting, principal);
     }
-    return this.#legacy.post(request, response, body, acceptsSse, this.#accepting);
+    return this.#legacy.post(request, response, body, acceptsSse, this.#accepting, principal);
   }
 }

@@ -9,13 +9,18 @@
  *   the server stops reading from it (so it cannot queue more work) until the buffer drains.
  * - Frames above `maxPayload` close the socket (1009), as `ws` enforces; Host/Origin are checked at
  *   the upgrade like HTTP requests (DNS rebinding).
+ * - The `auth` hook runs once, on the upgrade request; the principal it grants is the connection's
+ *   for its whole life. When that principal's credentials expire (`expiresAt`), the connection is
+ *   closed with 1008 (policy violation, reason "token expired"): its calls are cancelled and a
+ *   message arriving after that moment is not served. The client reconnects with a fresh token.
  */
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+import type { Principal } from '../auth/principal.js';
 import { failure, parseError } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
-import { type AuthHook, isAccepted } from './bearer-auth.js';
+import { type AuthHook, callAuthHook, isAccepted } from './bearer-auth.js';
 import type { Connect } from './connection.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
 
@@ -29,6 +34,8 @@ export interface WebSocketOptions extends OriginGuardOptions {
   /** Only upgrade requests for this path (default: any path). */
   path?: string;
   auth?: AuthHook;
+  /** Where diagnostics go (the server passes its own `logError`; default stderr). */
+  logError?: (message: string) => void;
 }
 
 export interface WebSocketListenOptions extends WebSocketOptions {
@@ -39,6 +46,12 @@ export interface WebSocketListenOptions extends WebSocketOptions {
 
 const SUBPROTOCOL = 'mcp';
 
+/** The close code and reason of a connection whose principal's credentials expired. */
+export const TOKEN_EXPIRED_CLOSE = { code: 1008, reason: 'token expired' } as const;
+/** setTimeout's longest delay; a later expiry is waited for in steps. */
+const MAX_TIMER_MS = 2_147_483_647;
+const logToStderr = (message: string) => process.stderr.write(`${message}\n`);
+
 export class WebSocketTransport {
   readonly #connect: Connect;
   readonly #options: Required<Pick<WebSocketOptions, 'maxPayload' | 'heartbeatMs' | 'maxBufferedBytes'>> &
@@ -46,6 +59,8 @@ export class WebSocketTransport {
   #server: WebSocketServer | undefined;
   #heartbeat: NodeJS.Timeout | undefined;
   readonly #alive = new WeakMap<WebSocket, boolean>();
+  /** The principal each accepted upgrade request was granted, until its connection opens. */
+  readonly #principals = new WeakMap<IncomingMessage, Principal>();
 
   constructor(connect: Connect, options: WebSocketOptions = {}) {
     this.#connect = connect;
@@ -93,7 +108,7 @@ export class WebSocketTransport {
       verifyClient: (info, done) => this.#verify(info.req, done),
     });
     this.#server = server;
-    server.on('connection', (socket) => this.#accept(socket));
+    server.on('connection', (socket, request) => this.#accept(socket, this.#principals.get(request)));
     if (this.#options.heartbeatMs > 0) {
       this.#heartbeat = setInterval(() => this.#beat(server), this.#options.heartbeatMs);
       this.#heartbeat.unref();
@@ -114,14 +129,17 @@ export class WebSocketTransport {
       done(true);
       return;
     }
-    Promise.resolve(this.#options.auth(request)).then(
-      (verdict) =>
-        isAccepted(verdict) ? done(true) : done(false, verdict.status, verdict.message, verdict.headers),
-      () => done(false, 500, 'Authentication failed'),
-    );
+    callAuthHook(this.#options.auth, request, this.#options.logError ?? logToStderr).then((verdict) => {
+      if (!isAccepted(verdict)) return done(false, verdict.status, verdict.message, verdict.headers);
+      if (verdict !== true) {
+        if (isExpired(verdict.principal)) return done(false, 401, 'The token has expired');
+        this.#principals.set(request, verdict.principal);
+      }
+      done(true);
+    });
   }
 
-  #accept(socket: WebSocket): void {
+  #accept(socket: WebSocket, principal: Principal | undefined): void {
     this.#alive.set(socket, true);
     socket.on('pong', () => this.#alive.set(socket, true));
     let paused = false;
@@ -131,20 +149,30 @@ export class WebSocketTransport {
         socket.resume();
       }
     };
-    const connection = this.#connect({
-      send: (message) => {
-        if (socket.readyState !== socket.OPEN) return;
-        const text = connection.encode(message);
-        if (text === undefined) return;
-        socket.send(text, resumeWhenDrained);
-        if (!paused && socket.bufferedAmount > this.#options.maxBufferedBytes) {
-          paused = true;
-          socket.pause();
-        }
+    const connection = this.#connect(
+      {
+        send: (message) => {
+          if (socket.readyState !== socket.OPEN) return;
+          const text = connection.encode(message);
+          if (text === undefined) return;
+          socket.send(text, resumeWhenDrained);
+          if (!paused && socket.bufferedAmount > this.#options.maxBufferedBytes) {
+            paused = true;
+            socket.pause();
+          }
+        },
+        backlogBytes: () => socket.bufferedAmount,
       },
-      backlogBytes: () => socket.bufferedAmount,
-    });
+      undefined,
+      principal,
+    );
+    const expiry =
+      principal?.expiresAt === undefined ? undefined : closeAtExpiry(socket, principal.expiresAt);
     socket.on('message', (data: RawData, isBinary: boolean) => {
+      if (principal !== undefined && isExpired(principal)) {
+        socket.close(TOKEN_EXPIRED_CLOSE.code, TOKEN_EXPIRED_CLOSE.reason);
+        return;
+      }
       if (isBinary) {
         const refusal = failure(null, ProtocolError.invalidRequest('Send JSON-RPC messages as text frames'));
         socket.send(connection.encode(refusal) ?? '');
@@ -159,7 +187,10 @@ export class WebSocketTransport {
       }
       connection.receive(value);
     });
-    socket.once('close', () => connection.close());
+    socket.once('close', () => {
+      if (expiry) clearTimeout(expiry.timer);
+      connection.close();
+    });
     socket.on('error', () => socket.terminate());
   }
 
@@ -175,4 +206,24 @@ export class WebSocketTransport {
       socket.ping();
     }
   }
+}
+
+function isExpired(principal: Principal): boolean {
+  return principal.expiresAt !== undefined && Date.now() >= principal.expiresAt;
+}
+
+/** Closes `socket` with 1008 once `expiresAt` has passed; the timer is cleared when it closes. */
+function closeAtExpiry(socket: WebSocket, expiresAt: number): { timer: NodeJS.Timeout } {
+  const handle = { timer: undefined as unknown as NodeJS.Timeout };
+  const wait = () => {
+    const left = expiresAt - Date.now();
+    if (left <= 0) {
+      socket.close(TOKEN_EXPIRED_CLOSE.code, TOKEN_EXPIRED_CLOSE.reason);
+      return;
+    }
+    handle.timer = setTimeout(wait, Math.min(left, MAX_TIMER_MS));
+    handle.timer.unref();
+  };
+  wait();
+  return handle;
 }

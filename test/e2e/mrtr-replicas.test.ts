@@ -6,11 +6,13 @@
  * missing ones asked again. Raw HTTP, so the test controls every byte of the retry.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { envelope, ModernHttpPeer, sseMessages, type Wire } from '../transports/modern-http-peer.js';
 import { type ServerProcess, startMrtrServer } from './mrtr-server-process.js';
 
-const KEY = 'a shared key of at least sixteen bytes, the same on every replica';
+/** The same on every replica: 32 bytes as base64 (`openssl rand -base64 32`). */
+const KEY = randomBytes(32).toString('base64');
 const CAPABILITIES = {
   'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, sampling: {}, roots: {} },
 };

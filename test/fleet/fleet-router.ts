@@ -14,7 +14,7 @@ const server = new McpServer({
   version: '1.0.0',
   pool: { maxThreads: 1, niceIncrement: 0 },
   timeoutMs: Number(process.env.TIMEOUT_MS ?? 0),
-  requestStateKey: process.env.STATE_KEY ?? 'fleet-test-state-key-0123456789',
+  requestStateKey: process.env.STATE_KEY ?? 'ZmxlZXQtdGVzdC1zdGF0ZS1rZXktMDEyMzQ1Njc4OWFi',
   fleet: { redis: url, queue: process.env.QUEUE ?? 'weft-test', checkIntervalMs: 250 },
   tasks: {
     store: new RedisTaskStore({ url, leaseMs: Number(process.env.LEASE_MS ?? 1_500) }),

@@ -2,7 +2,7 @@
  * A JSON-RPC peer wired straight into an McpServer through `connect()`: no process, no pipe, so
  * router and engine tests see exactly what the server sends, including notifications.
  */
-import type { McpServer } from '../../lib/index.js';
+import type { McpServer, Principal } from '../../lib/index.js';
 import type { JsonRpcMessage } from '../../lib/protocol/json-rpc.js';
 import type { Connection } from '../../lib/transports/connection.js';
 
@@ -20,16 +20,21 @@ export class InProcessClient {
   readonly #waiting = new Map<unknown, (reply: Reply) => void>();
   #nextId = 1;
 
-  constructor(server: McpServer) {
-    this.#connection = server.connect({
-      send: (message) => {
-        if (Array.isArray(message)) this.batches.push(message);
-        for (const one of Array.isArray(message) ? message : [message]) {
-          this.received.push(one);
-          if ('id' in one) this.#waiting.get(one.id)?.(one as Reply);
-        }
+  /** `principal`: who the connection is, as if a transport's auth hook had vouched for it. */
+  constructor(server: McpServer, principal?: Principal) {
+    this.#connection = server.connect(
+      {
+        send: (message) => {
+          if (Array.isArray(message)) this.batches.push(message);
+          for (const one of Array.isArray(message) ? message : [message]) {
+            this.received.push(one);
+            if ('id' in one) this.#waiting.get(one.id)?.(one as Reply);
+          }
+        },
       },
-    });
+      undefined,
+      principal,
+    );
   }
 
   /** Sends a raw value (anything: valid or not) and returns what the server did with it. */

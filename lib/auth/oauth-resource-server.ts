@@ -1,0 +1,192 @@
+/**
+ * `oauthResourceServer`: the MCP server as an OAuth 2.1 resource server, as an `auth` hook.
+ *
+ * Per request, in this order: the canonical URL (given, or from the request), a token in the query
+ * string refused, the `Authorization: Bearer` header read, the verified-token cache consulted (by
+ * the token's digest, for this audience), else the token verified (a JWT against the issuer's keys,
+ * an opaque token by introspection), the required scopes checked. The answer is the caller's
+ * principal, or a 401/403 whose `WWW-Authenticate` challenge tells the client where the metadata
+ * is and what to ask for. The raw token is never logged, never put in a message, never on the
+ * principal (see access-token-of.ts for the one opt-in way back to it).
+ *
+ * The hook also describes the resource (RFC 9728 metadata, served by the HTTP transport) and builds
+ * the step-up refusal for a scope an operation needs (`insufficientScope`).
+ */
+import type { IncomingMessage } from 'node:http';
+import type { AuthHook, AuthRefusal, AuthVerdict } from '../transports/bearer-auth.js';
+import { rememberAccessToken } from './access-token-of.js';
+import { bearerChallenge } from './bearer-challenge.js';
+import { BoundedExpiryCache, tokenDigest } from './bounded-expiry-cache.js';
+import { canonicalUrlOf, requestPath, resourceMetadataUrlOf } from './canonical-resource.js';
+import { IssuerMetadataSource } from './issuer-metadata.js';
+import {
+  ASYMMETRIC_ALGORITHMS,
+  JwtAccessTokenVerifier,
+  looksLikeJwt,
+  type TokenCheck,
+} from './jwt-access-token.js';
+import type { Principal } from './principal.js';
+import { type ProtectedResourceMetadata, protectedResourceMetadata } from './protected-resource-metadata.js';
+import { checkResourceServerOptions, type OAuthResourceServerOptions } from './resource-server-options.js';
+import { TokenIntrospection } from './token-introspection.js';
+import { principalFromClaims } from './token-principal.js';
+
+export interface OAuthResourceServer extends AuthHook {
+  (request: IncomingMessage): Promise<AuthVerdict>;
+  insufficientScope(scopes: readonly string[], request: IncomingMessage): AuthRefusal;
+  resourceMetadata(request: IncomingMessage, endpointPath: string): ProtectedResourceMetadata | undefined;
+  /** The scopes this resource publishes, when given (registrations may be checked against them). */
+  readonly scopesSupported: readonly string[] | undefined;
+}
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthResourceServer {
+  checkResourceServerOptions(options);
+  const { issuer, audience: fixedAudience } = options;
+  const requiredScopes = Object.freeze([...(options.requiredScopes ?? [])]);
+  const challengeScopes = requiredScopes.length > 0 ? requiredScopes : options.scopesSupported;
+  const clockToleranceSec = options.clockToleranceSec ?? 5;
+  const metadata = new IssuerMetadataSource(issuer);
+  const fromMetadata = (member: 'jwks_uri' | 'introspection_endpoint') => async () => {
+    const uri = (await metadata.get())[member];
+    if (typeof uri !== 'string') {
+      throw new Error(
+        `oauthResourceServer: the metadata of ${issuer} names no ${member}; give it explicitly`,
+      );
+    }
+    return uri;
+  };
+  const jwt = new JwtAccessTokenVerifier({
+    issuer,
+    jwksUri: options.jwksUri ? async () => options.jwksUri! : fromMetadata('jwks_uri'),
+    algorithms: options.algorithms ?? ASYMMETRIC_ALGORITHMS,
+    clockToleranceSec,
+    jwksCooldownMs: options.jwksCooldownMs ?? 30_000,
+  });
+  const introspection = options.introspection
+    ? new TokenIntrospection({
+        endpoint: options.introspection.endpoint
+          ? async () => options.introspection!.endpoint!
+          : fromMetadata('introspection_endpoint'),
+        clientId: options.introspection.clientId,
+        clientSecret: options.introspection.clientSecret,
+        issuer,
+        clockToleranceSec,
+      })
+    : undefined;
+  const verified = new BoundedExpiryCache<{ principal: Principal; audience: string }>(
+    options.cacheMaxEntries ?? 10_000,
+  );
+
+  const resourceOf = (request: IncomingMessage, endpointPath: string) =>
+    fixedAudience ?? canonicalUrlOf(request, endpointPath);
+
+  const unauthorized = (
+    resource: string,
+    message: string,
+    error?: 'invalid_request' | 'invalid_token',
+  ): AuthRefusal => ({
+    status: 401,
+    message,
+    headers: {
+      'www-authenticate': bearerChallenge({
+        resourceMetadata: resourceMetadataUrlOf(resource),
+        scopes: challengeScopes,
+        error,
+        description: error ? message : undefined,
+      }),
+    },
+  });
+
+  const insufficient = (resource: string, scopes: readonly string[]): AuthRefusal => {
+    const message = `This operation needs the scope${scopes.length === 1 ? '' : 's'} ${scopes.join(' ')}; ask the authorization server for a token that grants ${scopes.length === 1 ? 'it' : 'them'}`;
+    return {
+      status: 403,
+      message,
+      headers: {
+        'www-authenticate': bearerChallenge({
+          resourceMetadata: resourceMetadataUrlOf(resource),
+          scopes,
+          error: 'insufficient_scope',
+          description: message,
+        }),
+      },
+    };
+  };
+
+  const check = async (token: string, resource: string): Promise<TokenCheck> => {
+    if (looksLikeJwt(token)) return jwt.verify(token, resource);
+    if (introspection) return introspection.check(token, resource);
+    return { invalid: 'the token is not a JWT and this server has no introspection configured' };
+  };
+
+  const hook = async (request: IncomingMessage): Promise<AuthVerdict> => {
+    const resource = resourceOf(request, requestPath(request));
+    if (resource === undefined) {
+      return {
+        status: 401,
+        message: 'The request names no usable Host, so its canonical URL is unknown; set the audience option',
+      };
+    }
+    const query = (request.url ?? '').indexOf('?');
+    if (query !== -1 && new URLSearchParams(request.url!.slice(query + 1)).has('access_token')) {
+      return unauthorized(
+        resource,
+        'An access token in the query string is refused; send it in the Authorization header',
+        'invalid_request',
+      );
+    }
+    const header = request.headers.authorization;
+    if (header === undefined) return unauthorized(resource, 'This server needs an OAuth bearer token');
+    const match = BEARER.exec(header);
+    if (!match) {
+      return unauthorized(
+        resource,
+        'The Authorization header must be "Bearer <access token>"',
+        'invalid_request',
+      );
+    }
+    const token = match[1]!;
+    const key = tokenDigest(token);
+    let principal: Principal | undefined;
+    const cached = verified.get(key);
+    if (cached !== undefined && cached.audience === resource) {
+      principal = cached.principal;
+    } else {
+      const verdict = await check(token, resource);
+      if ('invalid' in verdict)
+        return unauthorized(resource, `Invalid access token: ${verdict.invalid}`, 'invalid_token');
+      principal = principalFromClaims(verdict.claims);
+      if (principal === undefined) {
+        return unauthorized(resource, 'Invalid access token: it names no subject or client', 'invalid_token');
+      }
+      rememberAccessToken(principal, token);
+      // Verified tokens carry exp (required above): they are remembered exactly until then.
+      verified.set(key, { principal, audience: resource }, principal.expiresAt ?? 0);
+    }
+    const missing = requiredScopes.filter((scope) => !principal.scopes.includes(scope));
+    if (missing.length > 0) return insufficient(resource, requiredScopes);
+    return { principal };
+  };
+
+  return Object.assign(hook, {
+    insufficientScope(scopes: readonly string[], request: IncomingMessage): AuthRefusal {
+      const resource = resourceOf(request, requestPath(request));
+      if (resource === undefined)
+        return { status: 403, message: `This operation needs scopes ${scopes.join(' ')}` };
+      return insufficient(resource, scopes);
+    },
+    resourceMetadata(request: IncomingMessage, endpointPath: string) {
+      const resource = resourceOf(request, endpointPath);
+      if (resource === undefined) return undefined;
+      return protectedResourceMetadata({
+        resource,
+        issuer,
+        scopesSupported: options.scopesSupported,
+        resourceName: options.resourceName,
+      });
+    },
+    scopesSupported: options.scopesSupported ? Object.freeze([...options.scopesSupported]) : undefined,
+  });
+}
