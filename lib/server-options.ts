@@ -87,6 +87,17 @@ export interface McpServerOptions {
    */
   fleet?: FleetOptions;
   /**
+   * The OAuth scopes this server knows. With it, a tool, prompt, resource or template requiring a
+   * scope not listed here is refused at registration (a typo fails at start, not at the first
+   * call). Give it the same list as the auth hook's (`oauthResourceServer({ scopesSupported })`).
+   */
+  scopesSupported?: readonly string[];
+  /**
+   * List tools, prompts, resources and templates a caller's scopes do not reach, too (default
+   * false: each caller sees only what it may use). Calls are checked either way.
+   */
+  listOutOfScope?: boolean;
+  /**
    * How the pool is shared between callers (see README, "Sharing the pool"). By default each
    * caller (the principal, else the legacy session, else the connection) gets a fair share of the
    * slots by pool time used; `key` and `weight` choose other callers and shares. `false`: first
@@ -100,17 +111,6 @@ export interface McpServerOptions {
    * the counts are shared by every replica through that Redis.
    */
   limits?: LimitsOption;
-  /**
-   * The OAuth scopes this server knows. With it, a tool, prompt, resource or template requiring a
-   * scope not listed here is refused at registration (a typo fails at start, not at the first
-   * call). Give it the same list as the auth hook's (`oauthResourceServer({ scopesSupported })`).
-   */
-  scopesSupported?: readonly string[];
-  /**
-   * List tools, prompts, resources and templates a caller's scopes do not reach, too (default
-   * false: each caller sees only what it may use). Calls are checked either way.
-   */
-  listOutOfScope?: boolean;
 }
 
 /** `listen({ stdio: { principal } })`: who the stdio client is, in place of OAuth. */
@@ -173,10 +173,10 @@ const SERVER_OPTION_KEYS = new Set([
   'requestStateTtlMs',
   'tasks',
   'fleet',
-  'fairness',
-  'limits',
   'scopesSupported',
   'listOutOfScope',
+  'fairness',
+  'limits',
 ]);
 const TASK_OPTION_KEYS = new Set(['store', 'ttlMs', 'pollIntervalMs']);
 const POOL_OPTION_KEYS = new Set(['maxThreads', 'maxQueue', 'graceMs', 'niceIncrement']);
@@ -242,8 +242,6 @@ export function checkServerOptions(options: McpServerOptions): void {
   }
   checkCacheOptions(options.cache);
   checkFleetOptions(options.fleet);
-  checkFairnessOptions(options.fairness);
-  checkLimits(options.limits, 'McpServer: limits');
   if (options.scopesSupported !== undefined) {
     const checked = readScopes(options.scopesSupported, undefined);
     if (!checked.ok)
@@ -252,6 +250,8 @@ export function checkServerOptions(options: McpServerOptions): void {
   if (options.listOutOfScope !== undefined && typeof options.listOutOfScope !== 'boolean') {
     throw new TypeError('McpServer: listOutOfScope must be true or false');
   }
+  checkFairnessOptions(options.fairness);
+  checkLimits(options.limits, 'McpServer: limits');
   checkTags(options.enabledTags, 'McpServer: enabledTags');
   checkTags(options.disabledTags, 'McpServer: disabledTags');
 }

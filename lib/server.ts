@@ -186,8 +186,8 @@ export class McpServer {
       peer: (ctx) => callPeer(parts, ctx),
       rounds,
       tasks: this.#tasks,
-      callers,
       listOutOfScope,
+      callers,
     });
   }
 

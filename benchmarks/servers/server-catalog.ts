@@ -8,8 +8,8 @@ import type { TransportName } from '../load/wire.js';
 
 export type ServerId =
   | 'weft'
-  | 'weft-fifo'
   | 'weft-auth'
+  | 'weft-fifo'
   | 'weft-fleet'
   | 'sdk'
   | 'sdk-piscina'
@@ -161,9 +161,9 @@ export function weftProtectedBy(issuer: string, audience: string): ServerSpec {
 
 export const REPORTED_SERVERS: readonly ServerSpec[] = [
   SERVERS[0]!,
+  weftProtectedBy('', ''),
   WEFT_FIFO_SERVER,
   ...SERVERS.slice(1),
-  weftProtectedBy('', ''),
   SDK_V2_SERVER,
   FLOOR_SERVER,
   BARE_PISCINA,

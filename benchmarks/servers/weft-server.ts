@@ -4,10 +4,9 @@ import { addDemoTools } from '../../examples/demo-tools.js';
  * The weft server under benchmark: the demo tools (examples/demo-tools.ts) plus `noop` inline and
  * `noop_blocking` in the pool, the pair that isolates the cost of dispatching to a thread.
  * Takes the same flags as the peers: --stdio, --http PORT, --ws PORT, --threads N, and --nice N
- * (the pool's niceIncrement; weft's default otherwise), --fairness off (first come, first served),
- * and `--issuer URL --audience URL`, which protects the HTTP endpoint with `oauthResourceServer`
- * (the modern-http-auth scenario). `pool_stats` answers with `server.stats.callers`, what each
- * caller holds and waits for.
+ * (the pool's niceIncrement; weft's default otherwise), and --fairness off (first come, first served).
+ * `--issuer URL --audience URL` protects the HTTP endpoint with `oauthResourceServer` (the
+ * modern-http-auth scenario). `pool_stats` answers with `server.stats.callers`, what each caller holds and waits for.
  */
 import { McpServer, oauthResourceServer } from '../../lib/index.js';
 import { readPeerOptions } from '../peers/peer-options.js';

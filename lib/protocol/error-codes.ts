@@ -1,7 +1,8 @@
 /**
  * JSON-RPC 2.0 error codes as numbers on the wire.
  *
- * The standard ones come from the JSON-RPC spec. `Overloaded`, `ShuttingDown`, `InsufficientScope` and `LimitExceeded` are weft's own, from
+ * The standard ones come from the JSON-RPC spec. `Overloaded`, `ShuttingDown`, `InsufficientScope` and
+ * `LimitExceeded` are weft's own, from
  * the implementation-defined range (-32000..-32019), so clients can tell "try later" apart from a bug.
  * -32020..-32022 are the 2026-07-28 specification's own codes.
  */

@@ -59,10 +59,10 @@ export interface ToolMethodOptions {
   rounds?: MrtrRounds;
   /** Runs calls of tools with a `task` option as tasks, when the request asks for one (absent: never). */
   tasks?: TaskRunner;
-  /** Whom each call is for, for fair admission and per-caller limits (absent: one anonymous caller). */
-  callers?: CallerKeys;
   /** List tools whose scopes a caller lacks too (default false: a caller sees what it may call). */
   listOutOfScope?: boolean;
+  /** Whom each call is for, for fair admission and per-caller limits (absent: one anonymous caller). */
+  callers?: CallerKeys;
 }
 
 export function addToolMethods(router: Router, options: ToolMethodOptions): void {

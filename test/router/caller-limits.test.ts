@@ -1,6 +1,6 @@
 /**
  * Per-caller limits on one server, through the router: a call over a limit is answered at once
- * (-32012, nothing ran) with the limit named and `data.retryAfterMs`; other callers are not held
+ * (-32013, nothing ran) with the limit named and `data.retryAfterMs`; other callers are not held
  * back by it; tools add limits of their own; modern HTTP answers 429 with Retry-After; malformed
  * limit and fairness options are refused when the server is built.
  */
