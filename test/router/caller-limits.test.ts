@@ -165,6 +165,46 @@ describe('Per-caller limits', () => {
     assert.equal((await call('globex')).status, 200);
   });
 
+  it('counts a task while it runs: its caller has one place in flight fewer until it ends', async () => {
+    let open: () => void = () => {};
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const server = new McpServer({
+      name: 't',
+      version: '1',
+      limits: { perCaller: { callsInFlight: 1 } },
+    }).tool({
+      name: 'long_job',
+      description: 'Runs until the test opens the gate',
+      inputSchema: { type: 'object' },
+      task: 'optional',
+      handler: async () => {
+        await gate;
+        return 'finished';
+      },
+    });
+    const a = new InProcessClient(server);
+    await a.initialize('2025-11-25', { tasks: {} });
+    const created = await a.callTool('long_job', {}, { task: {} });
+    const taskId = (created.result as { task?: { taskId?: string } } | undefined)?.task?.taskId;
+    assert.ok(taskId, JSON.stringify(created));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The task runs: a plain call of the same caller is one too many.
+    const refused = await a.callTool('long_job', {});
+    assert.equal(refused.error?.code, ErrorCode.LimitExceeded);
+    assert.equal((refused.error as { data?: LimitData }).data?.limit, 'callsInFlight');
+    open();
+    for (let i = 0; i < 100; i++) {
+      const got = await a.request('tasks/get', { taskId });
+      if ((got.result as { status?: string } | undefined)?.status === 'completed') break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    // Ended: the place is free again.
+    assert.equal((await a.callTool('long_job', {})).result?.content?.[0]?.text, 'finished');
+    await server.close();
+  });
+
   it('refuses malformed limits and fairness options when the server is built', () => {
     assert.throws(
       () => new McpServer({ name: 't', version: '1', limits: { perCaller: { callsPerMinit: 3 } as never } }),
