@@ -80,6 +80,13 @@ export interface McpServerOptions {
    * the default (`'fleet'`).
    */
   fleet?: FleetOptions;
+  /**
+   * OpenTelemetry traces and metrics (see README, "Telemetry"): on by default, reported to the
+   * tracer and meter providers the application registered with `@opentelemetry/api` before it
+   * built the server; without the API installed or a provider registered, nothing is done.
+   * `false` turns it off even when providers are registered.
+   */
+  telemetry?: boolean;
 }
 
 export interface TaskOptions {
@@ -133,6 +140,7 @@ const SERVER_OPTION_KEYS = new Set([
   'requestStateTtlMs',
   'tasks',
   'fleet',
+  'telemetry',
 ]);
 const TASK_OPTION_KEYS = new Set(['store', 'ttlMs', 'pollIntervalMs']);
 const POOL_OPTION_KEYS = new Set(['maxThreads', 'maxQueue', 'graceMs', 'niceIncrement']);
@@ -188,6 +196,11 @@ export function checkServerOptions(options: McpServerOptions): void {
   positive(options.maxCallsInFlight, 'maxCallsInFlight', true);
   positive(options.tasks?.ttlMs, 'tasks.ttlMs', true);
   positive(options.tasks?.pollIntervalMs, 'tasks.pollIntervalMs', false);
+  if (options.telemetry !== undefined && typeof options.telemetry !== 'boolean') {
+    throw new TypeError(
+      `McpServer: telemetry must be true or false (got ${JSON.stringify(options.telemetry)}); leave it out to report to the OpenTelemetry providers the application registered`,
+    );
+  }
   if (options.tasks?.pollIntervalMs !== undefined && !Number.isInteger(options.tasks.pollIntervalMs)) {
     throw new TypeError(
       `McpServer: tasks.pollIntervalMs must be a whole number of ms, got ${options.tasks.pollIntervalMs}`,

@@ -37,6 +37,7 @@ import { serverCapabilities } from './server-capabilities.js';
 import { checkServerOptions, type ListenOptions, type McpServerOptions } from './server-options.js';
 import { TagFilter } from './tag-filter.js';
 import { MemoryTaskStore } from './tasks/memory-task-store.js';
+import { type NetworkFacts, ServerTelemetry } from './telemetry/server-telemetry.js';
 import { SchemaCompiler } from './tools/schema-compiler.js';
 import type { StandardSchemaV1 } from './tools/standard-schema.js';
 import type { DefinedTool, ToolDefinition, ToolSchema } from './tools/tool-definition.js';
@@ -58,6 +59,11 @@ export function toolsOf(server: McpServer): ToolRegistry {
 
 /** How long shutdown waits for the worker pools to stop before it carries on without them. */
 const ENGINE_CLOSE_WAIT_MS = 2_000;
+
+/** How each transport's peers are reached, for telemetry's `network.*` attributes. */
+const PIPE: NetworkFacts = { transport: 'pipe' };
+const HTTP: NetworkFacts = { transport: 'tcp', protocolName: 'http' };
+const WEBSOCKET: NetworkFacts = { transport: 'tcp', protocolName: 'websocket' };
 
 export class McpServer {
   static {
@@ -86,6 +92,8 @@ export class McpServer {
   readonly #tasks: TaskRunner;
   /** Which tagged tools, prompts and resources are exposed (enabledTags, disabledTags, enableTag...). */
   readonly #tags: TagFilter;
+  /** OpenTelemetry, when the application registered a provider (and did not turn it off). */
+  readonly #telemetry: ServerTelemetry | undefined;
 
   constructor(options: McpServerOptions) {
     checkServerOptions(options);
@@ -95,13 +103,19 @@ export class McpServer {
     this.#registry = new ToolRegistry(new SchemaCompiler(), () => this.#listChanged('tools'), this.#tags, {
       fleetConfigured: options.fleet !== undefined,
     });
+    const maxThreads = options.pool?.maxThreads ?? availableParallelism();
+    this.#telemetry = ServerTelemetry.create(options.telemetry ?? true, {
+      threadsBusy: () => maxThreads - this.#engine.freeThreads,
+      ...(options.fleet ? { fleetQueueDepth: () => this.#engine.fleetQueueDepth() } : {}),
+    });
     this.#engine = new Engine({
-      maxThreads: options.pool?.maxThreads ?? availableParallelism(),
+      maxThreads,
       maxQueue: options.pool?.maxQueue ?? 256,
       graceMs: options.pool?.graceMs ?? 200,
       niceIncrement: options.pool?.niceIncrement ?? 10,
       maxCallsInFlight: options.maxCallsInFlight ?? 10_000,
       ...(options.fleet ? { fleet: options.fleet } : {}),
+      ...(this.#telemetry ? { observer: this.#telemetry.calls } : {}),
       logError: this.#logError,
     });
     const identity: ServerIdentity = {
@@ -117,6 +131,7 @@ export class McpServer {
       logError: this.#logError,
       identity,
       ...(options.cache === undefined ? {} : { cache: options.cache }),
+      ...(this.#telemetry ? { observer: this.#telemetry.requests } : {}),
     });
     addLifecycleMethods(this.#router, identity);
     addDiscoverMethod(this.#router, identity);
@@ -154,7 +169,10 @@ export class McpServer {
       logError: this.#logError,
       peer: (ctx) => callPeer(parts, ctx),
       toolNamed: (name) => this.#registry.get(name),
-      onChange: (record) => this.#listens.taskChanged(record.taskId, detailedTask(record)),
+      onChange: (record) => {
+        this.#telemetry?.taskChanged(record);
+        this.#listens.taskChanged(record.taskId, detailedTask(record));
+      },
     });
     addTaskMethods(this.#router, this.#tasks, options.pageSize ?? 100);
     addToolMethods(this.#router, {
@@ -274,24 +292,34 @@ export class McpServer {
   handler(
     options: StreamableHttpOptions = {},
   ): (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void {
-    const transport = new StreamableHttpTransport((sink, id) => this.connect(sink, id), this.#httpRouting, {
-      maxBodyBytes: this.#options.maxMessageBytes,
-      ...options,
-    });
+    const transport = new StreamableHttpTransport(
+      (sink, id) => this.#open(sink, id, HTTP),
+      this.#httpRouting,
+      {
+        maxBodyBytes: this.#options.maxMessageBytes,
+        ...options,
+      },
+    );
     this.#httpTransports.push(transport);
     return transport.handle;
   }
 
   /** Opens a connection for a transport; `sink` receives every message sent to that peer. */
   connect(sink: MessageSink, sessionId?: string): Connection {
+    return this.#open(sink, sessionId, undefined);
+  }
+
+  #open(sink: MessageSink, sessionId: string | undefined, network: NetworkFacts | undefined): Connection {
     const session = new Session(sink, sessionId);
     this.#sessions.add(session);
+    this.#telemetry?.sessionOpened(session, network);
     const router = this.#router;
     return {
       session,
       receive: (value, replyTo) => router.receive(session, value, replyTo),
       encode: (message) => encodeMessage(message, this.#logError),
       close: () => {
+        if (!session.closed) this.#telemetry?.sessionClosed(session);
         session.close();
         this.#sessions.delete(session);
       },
@@ -305,15 +333,15 @@ export class McpServer {
     await this.#engine.ready();
     this.#engine.warmUp(this.#registry.sorted());
     if (options.stdio) {
-      const stdio = new StdioTransport((sink) => this.connect(sink), {
+      const stdio = new StdioTransport((sink) => this.#open(sink, undefined, PIPE), {
         maxMessageBytes: this.#options.maxMessageBytes,
       });
       this.#stdio = stdio;
       stdio.ended.then(() => shutdownAndExit(() => this.close(), this.#logError));
     }
-    const connect = (sink: MessageSink, id?: string) => this.connect(sink, id);
     if (options.http) {
       const { port, host, ...rest } = options.http;
+      const connect = (sink: MessageSink, id?: string) => this.#open(sink, id, HTTP);
       const transport = new StreamableHttpTransport(connect, this.#httpRouting, {
         maxBodyBytes: this.#options.maxMessageBytes,
         ...rest,
@@ -323,7 +351,7 @@ export class McpServer {
     }
     if (options.ws) {
       const { port, host, ...rest } = options.ws;
-      const transport = new WebSocketTransport(connect, {
+      const transport = new WebSocketTransport((sink, id) => this.#open(sink, id, WEBSOCKET), {
         maxPayload: this.#options.maxMessageBytes,
         ...rest,
       });

@@ -17,6 +17,7 @@ import type {
 } from '../tools/registered-tool.js';
 import type { Placement } from '../tools/tool-definition.js';
 import { Admission } from './admission.js';
+import type { CallObserver, ExecutorKind } from './call-observer.js';
 import type { EngineCall } from './engine-call.js';
 import { FleetExecutor } from './fleet-executor.js';
 import type { FleetOptions } from './fleet-options.js';
@@ -42,6 +43,8 @@ export interface EngineOptions {
   maxCallsInFlight?: number;
   /** Where blocking tools placed on the fleet run (`weft worker` processes); absent: none are. */
   fleet?: FleetOptions;
+  /** Told of each call's life (telemetry); absent: nobody is, at the cost of one branch per call. */
+  observer?: CallObserver;
   logError: (message: string) => void;
 }
 
@@ -52,6 +55,7 @@ export class Engine {
   readonly #processes: ProcessExecutor;
   readonly #fleet: FleetExecutor | undefined;
   readonly #maxCallsInFlight: number;
+  readonly #observer: CallObserver | undefined;
   #callsInFlight = 0;
 
   constructor(options: EngineOptions) {
@@ -65,17 +69,59 @@ export class Engine {
       ? new FleetExecutor(this.#admission, options.fleet, options.logError)
       : undefined;
     this.#maxCallsInFlight = options.maxCallsInFlight ?? 0;
+    this.#observer = options.observer;
   }
 
   run(call: EngineCall): Promise<Outcome> {
+    if (this.#observer !== undefined) return this.#observed(call, this.#observer);
+    return this.#unobserved(call);
+  }
+
+  #unobserved(call: EngineCall): Promise<Outcome> {
     if (this.#maxCallsInFlight > 0 && this.#callsInFlight >= this.#maxCallsInFlight) {
-      return Promise.resolve({
-        kind: 'overloaded',
-        reason: `Server overloaded: ${this.#callsInFlight} calls are already in flight (maxCallsInFlight). Retry later.`,
-      });
+      return Promise.resolve(this.#overloaded());
     }
     this.#callsInFlight++;
     return this.#dispatch(call).finally(() => this.#callsInFlight--);
+  }
+
+  /** `run`, telling the observer; the executors report the queue and the start through `call.watch`. */
+  #observed(call: EngineCall, observer: CallObserver): Promise<Outcome> {
+    const watch = observer.begin(call, this.#executorOf(call));
+    if (watch === undefined) return this.#unobserved(call);
+    if (this.#maxCallsInFlight > 0 && this.#callsInFlight >= this.#maxCallsInFlight) {
+      const outcome = this.#overloaded();
+      watch.settled(outcome);
+      return Promise.resolve(outcome);
+    }
+    this.#callsInFlight++;
+    return watch
+      .within(() => this.#dispatch({ ...call, watch }))
+      .then(
+        (outcome) => {
+          this.#callsInFlight--;
+          watch.settled(outcome);
+          return outcome;
+        },
+        (error: unknown) => {
+          this.#callsInFlight--;
+          watch.settled({ kind: 'panicked', detail: String(error) });
+          throw error;
+        },
+      );
+  }
+
+  #overloaded(): Outcome {
+    return {
+      kind: 'overloaded',
+      reason: `Server overloaded: ${this.#callsInFlight} calls are already in flight (maxCallsInFlight). Retry later.`,
+    };
+  }
+
+  #executorOf(call: EngineCall): ExecutorKind {
+    if (!call.tool.blocking) return 'inline';
+    if (this.#fleet?.placementOf(call.tool) === 'fleet') return 'fleet';
+    return call.tool.isolation === 'process' ? 'process' : 'thread';
   }
 
   #dispatch(call: EngineCall): Promise<Outcome> {
@@ -121,6 +167,11 @@ export class Engine {
   /** Thread slots not held by a running or dying call. */
   get freeThreads(): number {
     return this.#admission.freeThreads;
+  }
+
+  /** Jobs waiting in the fleet queue (undefined without a fleet, or while it is unreachable). */
+  fleetQueueDepth(): Promise<number | undefined> {
+    return this.#fleet?.waitingJobs() ?? Promise.resolve(undefined);
   }
 
   get queued(): number {

@@ -215,6 +215,9 @@ export class FleetExecutor {
       if (call.peer) data.clientCapabilities = call.peer.clientCapabilities;
       if (call.inputs) data.inputs = call.inputs;
       else if (fc.answers) data.inputs = { answers: fc.answers };
+      const trace = call.watch?.carrier();
+      if (trace !== undefined) data.trace = trace;
+      call.watch?.job?.(jobId);
       await link.queue.add(call.tool.name, data, {
         jobId,
         attempts: 1,
@@ -232,6 +235,12 @@ export class FleetExecutor {
         reason: `The fleet queue could not take the call (${link.up ? message : link.downReason}): nothing ran; retry later.`,
       });
     }
+  }
+
+  /** Jobs waiting in the fleet queue, as last read (undefined while the fleet is unreachable). */
+  async waitingJobs(): Promise<number | undefined> {
+    const link = this.#link;
+    return link?.up ? link.waitingJobs() : undefined;
   }
 
   /** The call's outcome was decided as a timeout or a cancel: stop its job wherever it is. */
@@ -276,6 +285,7 @@ export class FleetExecutor {
 
   #settle(fc: FleetCall, result: FleetResult): void {
     const { outcome } = result;
+    fc.call.watch?.ranOn(result.worker);
     if (outcome.kind === 'cancelled') {
       this.#workerLost(fc, `the fleet worker ${result.worker} stopped before the call finished`);
       return;

@@ -120,6 +120,7 @@ class PooledCall implements CallDecision {
       this.decide({ kind: 'cancelled', reason: 'shutdown' });
       return;
     }
+    this.#call.watch?.started();
     this.#work = this.#hooks.start(release, this, waited);
   }
 
@@ -130,7 +131,10 @@ class PooledCall implements CallDecision {
       else this.#start(release, true);
     });
     if (wait instanceof OverloadedError) this.decide({ kind: 'overloaded', reason: wait.message });
-    else this.#waiting = wait;
+    else {
+      this.#waiting = wait;
+      this.#call.watch?.queued();
+    }
   }
 }
 

@@ -8,6 +8,7 @@
  * handler's requests to the main thread (a question for the client, a PeerOp: see peer-ops.ts),
  * numbered so that the `reply` the server sends back on that channel finds its waiting request.
  */
+import type { TraceCarrier } from './call-observer.js';
 import type { CallInputs } from './engine-call.js';
 import type { PeerOp, PeerReply } from './peer-ops.js';
 import type { CallEvent } from './worker-protocol.js';
@@ -29,6 +30,8 @@ export interface ProcessTask {
    * question is a `request` to the server, which asks the client live.
    */
   inputs?: CallInputs;
+  /** The call's trace context, when telemetry is tracing (see PoolTask.trace). */
+  trace?: TraceCarrier;
 }
 
 export type ProcessEvent = { weft: 'started'; callId: number; pid: number } | CallEvent | ProcessRequest;

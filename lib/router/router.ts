@@ -16,6 +16,7 @@
  * tools/call hands over results it already encoded, having turned such failures into tool errors.
  */
 
+import type { CallTrace } from '../engine/call-observer.js';
 import {
   type Era,
   eraOf,
@@ -38,6 +39,7 @@ import { allowsBatches } from '../protocol/versions.js';
 import type { CacheOptions } from './cache-hints.js';
 import { type MethodHandler, NO_RESPONSE } from './method-table.js';
 import { ModernAnswers } from './modern-answers.js';
+import type { RequestObserver } from './request-observer.js';
 import { legacyScope, modernScope, type RequestScope } from './request-scope.js';
 import type { ServerIdentity } from './server-identity.js';
 import type { MessageSink, Session } from './session.js';
@@ -49,6 +51,8 @@ export interface RouterOptions {
   identity: ServerIdentity;
   /** Cache hints on the modern era's cacheable results. */
   cache?: CacheOptions;
+  /** Told of every client request and its answer (telemetry); absent: nobody is. */
+  observer?: RequestObserver;
 }
 
 /** How one request's answer is written: as is (legacy, internal calls) or in the modern shape. */
@@ -88,9 +92,11 @@ export class Router {
   readonly #logError: (message: string) => void;
   readonly #identity: ServerIdentity;
   readonly #modern: Answering;
+  readonly #observer: RequestObserver | undefined;
 
   constructor(options: RouterOptions) {
     this.#logError = options.logError;
+    this.#observer = options.observer;
     this.#identity = options.identity;
     const answers = new ModernAnswers(options.identity, options.cache);
     this.#modern = {
@@ -188,12 +194,23 @@ export class Router {
   }
 
   #request(session: Session, request: JsonRpcRequest, sink: MessageSink): Promise<void> | undefined {
+    const observed = this.#observer?.start(session, request, sink);
+    if (observed === undefined) return this.#route(session, request, sink, undefined);
+    return observed.run(() => this.#route(session, request, observed.sink, observed.trace));
+  }
+
+  #route(
+    session: Session,
+    request: JsonRpcRequest,
+    sink: MessageSink,
+    trace: CallTrace | undefined,
+  ): Promise<void> | undefined {
     if (eraOf(request.method, request.params) === 'legacy') {
       if (!this.knows(request.method, 'legacy')) {
         sink.send(failure(request.id, ProtocolError.methodNotFound(request.method)));
         return undefined;
       }
-      return this.#dispatch(session, request, sink, legacyScope(session), AS_IS);
+      return this.#dispatch(session, request, sink, legacyScope(session), AS_IS, trace);
     }
     // Modern: the envelope first (-32602 / -32022), then routing (-32601), as clients rely on.
     let scope: RequestScope;
@@ -207,7 +224,7 @@ export class Router {
       sink.send(this.#modern.failure(request, modernMethodNotFound(request.method)));
       return undefined;
     }
-    return this.#dispatch(session, request, sink, scope, this.#modern);
+    return this.#dispatch(session, request, sink, scope, this.#modern, trace);
   }
 
   #dispatch(
@@ -216,6 +233,7 @@ export class Router {
     sink: MessageSink,
     scope: RequestScope,
     answering: Answering,
+    trace?: CallTrace,
   ): Promise<void> | undefined {
     const handler = this.#methods.get(request.method);
     if (!handler) {
@@ -235,7 +253,7 @@ export class Router {
     }
     let result: unknown;
     try {
-      result = handler({ session, params: request.params ?? {}, request, sink, scope });
+      result = handler({ session, params: request.params ?? {}, request, sink, scope, trace });
     } catch (error) {
       sink.send(this.#errorResponse(request, error, answering));
       return undefined;

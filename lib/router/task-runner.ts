@@ -256,6 +256,8 @@ export class TaskRunner {
         budgetMs,
         cancellation,
         events: SILENT,
+        // The task's work outlives the request that made it: its spans are linked to it.
+        ...(ctx.trace ? { trace: { request: ctx.trace.request, linked: true, taskId: record.taskId } } : {}),
         ...peer,
         inputs: state === undefined ? { answers } : { answers, state },
         // On the fleet the work may outlive this replica: the record says which job to follow.

@@ -162,6 +162,7 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
           budgetMs,
           cancellation,
           events: callEvents(ctx, tool),
+          ...(ctx.trace ? { trace: ctx.trace } : {}),
           ...peer,
           ...(inputs ? { inputs } : {}),
         });
