@@ -49,6 +49,7 @@ export class FleetLink {
   #queue: Queue | undefined;
   #events: QueueEvents | undefined;
   readonly #subscriber: Redis;
+  #eventsConnection: Redis | undefined;
   readonly #handlers: FleetLinkHandlers;
   #lastError: Error | undefined;
   #closing = false;
@@ -102,13 +103,13 @@ export class FleetLink {
       this.#queue.on('error', (error: Error) => {
         this.#lastError = error;
       });
-      const events = new QueueEvents(this.keys.queue, {
-        connection: this.commands.duplicate({
-          maxRetriesPerRequest: null,
-          enableOfflineQueue: true,
-          lazyConnect: false,
-        }),
+      // BullMQ leaves a connection it was handed open when it closes: close() disconnects it.
+      this.#eventsConnection = this.commands.duplicate({
+        maxRetriesPerRequest: null,
+        enableOfflineQueue: true,
+        lazyConnect: false,
       });
+      const events = new QueueEvents(this.keys.queue, { connection: this.#eventsConnection });
       events.on('error', (error: Error) => {
         this.#lastError = error;
       });
@@ -229,7 +230,7 @@ export class FleetLink {
     this.#closing = true;
     await Promise.allSettled([this.#events?.close(), this.#queue?.close()]);
     this.clock.stop();
-    for (const redis of [this.commands, this.#subscriber]) redis.disconnect();
+    for (const redis of [this.commands, this.#subscriber, this.#eventsConnection]) redis?.disconnect();
   }
 }
 

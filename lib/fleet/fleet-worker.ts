@@ -37,6 +37,7 @@ import {
 import type { Outcome } from '../engine/outcome.js';
 import { encodeJson } from '../protocol/message-encoding.js';
 import { checkRedisUrl, redactedUrl } from '../redis-url.js';
+import { JobTelemetry } from '../telemetry/job-telemetry.js';
 import type { RegisteredBlockingTool, RegisteredTool } from '../tools/registered-tool.js';
 
 export interface FleetWorkerOptions {
@@ -83,12 +84,15 @@ export class FleetWorker {
   readonly #logError: (message: string) => void;
   readonly #keys: FleetKeys;
   readonly #engine: Engine;
+  /** OpenTelemetry, when this process registered a provider (see job-telemetry.ts). */
+  readonly #telemetry: JobTelemetry | undefined;
   readonly #commands: Redis;
   readonly #subscriber: Redis;
   readonly #clock: FleetClock;
   readonly #running = new Map<string, RunningJob>();
   readonly #name = `${hostname()}/${process.pid}`;
   #worker: Worker | undefined;
+  #workerConnection: Redis | undefined;
   #closing = false;
   #lastError: Error | undefined;
   #overdueTimer: NodeJS.Timeout | undefined;
@@ -117,11 +121,13 @@ export class FleetWorker {
       );
     }
     this.#keys = new FleetKeys(this.#options.queue);
+    this.#telemetry = JobTelemetry.create(() => this.#options.threads - this.#engine.freeThreads);
     this.#engine = new Engine({
       maxThreads: this.#options.threads,
       maxQueue: this.#options.threads * 4,
       graceMs: this.#options.graceMs,
       niceIncrement: this.#options.niceIncrement,
+      ...(this.#telemetry ? { observer: this.#telemetry.calls } : {}),
       logError: this.#logError,
     });
     this.#commands = new Redis(this.#options.redis, { lazyConnect: true, maxRetriesPerRequest: 1 });
@@ -166,9 +172,11 @@ export class FleetWorker {
       for (const running of this.#running.values()) running.cancellation.cancel('shutdown');
     });
     this.#engine.warmUp([...this.#tools.values()]);
+    // BullMQ leaves a connection it was handed open when it closes: close() disconnects it.
+    this.#workerConnection = this.#commands.duplicate({ maxRetriesPerRequest: null, lazyConnect: false });
     const lockMs = this.#options.lockMs;
     this.#worker = new Worker(this.#keys.queue, (job: Job) => this.#process(job), {
-      connection: this.#commands.duplicate({ maxRetriesPerRequest: null, lazyConnect: false }),
+      connection: this.#workerConnection,
       concurrency: this.#options.threads,
       name: this.#name,
       lockDuration: lockMs,
@@ -225,6 +233,7 @@ export class FleetWorker {
     await this.#engine.close();
     this.#commands.disconnect();
     this.#subscriber.disconnect();
+    this.#workerConnection?.disconnect();
   }
 
   #onCancel(text: string): void {
@@ -298,6 +307,7 @@ export class FleetWorker {
       running.stopBy = Date.now() + budgetMs + this.#options.graceMs + OVERDUE_SLACK_MS;
     }
     running.stage = 'running on the pool';
+    const job = this.#telemetry?.startJob(jobId, tool.name, data.trace, this.#name);
     const outcome = await this.#engine.run({
       tool,
       args: data.args,
@@ -306,7 +316,9 @@ export class FleetWorker {
       events: this.#eventsFor(jobId, data, running),
       ...(data.clientCapabilities ? { peer: fleetPeer(data.clientCapabilities) } : {}),
       ...(data.inputs ? { inputs: data.inputs } : {}),
+      ...(job ? { trace: job.trace } : {}),
     });
+    job?.end(outcome);
     return this.#sendable(tool, outcome, data.budgetMs);
   }
 

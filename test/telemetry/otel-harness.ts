@@ -22,7 +22,10 @@ import {
 
 export const spans = new InMemorySpanExporter();
 const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 3_600_000 });
+const reader = new PeriodicExportingMetricReader({
+  exporter: metricExporter,
+  exportIntervalMillis: 3_600_000,
+});
 
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
@@ -71,7 +74,9 @@ export async function collectMetrics(): Promise<ResourceMetrics> {
 }
 
 /** The data points of metric `name`, with their attributes. */
-export async function points(name: string): Promise<Array<{ attributes: Record<string, unknown>; value: unknown }>> {
+export async function points(
+  name: string,
+): Promise<Array<{ attributes: Record<string, unknown>; value: unknown }>> {
   const collected = await collectMetrics();
   for (const scope of collected.scopeMetrics) {
     for (const metric of scope.metrics) {

@@ -33,7 +33,11 @@ function buildServer(options: Partial<ConstructorParameters<typeof McpServer>[0]
     .tool(spin)
     .tool(crash)
     .tool(fail)
-    .prompt({ name: 'greet', arguments: [{ name: 'who', required: true }], get: ({ who }) => `Hello, ${who}` })
+    .prompt({
+      name: 'greet',
+      arguments: [{ name: 'who', required: true }],
+      get: ({ who }) => `Hello, ${who}`,
+    })
     .resource({ uri: 'app://config', name: 'config', read: () => '{"a":1}' });
 }
 
@@ -109,12 +113,19 @@ describe('request spans', () => {
       assert.equal(attr(span, 'mcp.protocol.version'), '2026-07-28', name);
     }
     // initialize is not a method of the modern era.
-    const initialize = await spanEnded('initialize', (s) => attr(s, 'jsonrpc.request.id') === 'modern-initialize');
+    const initialize = await spanEnded(
+      'initialize',
+      (s) => attr(s, 'jsonrpc.request.id') === 'modern-initialize',
+    );
     assert.equal(attr(initialize, 'error.type'), '-32601');
   });
 
   it('takes the parent from params._meta in both eras, and keeps its trace', async () => {
-    await client.request('tools/call', { name: 'echo', arguments: {}, _meta: { traceparent: TRACEPARENT } }, 'p-legacy');
+    await client.request(
+      'tools/call',
+      { name: 'echo', arguments: {}, _meta: { traceparent: TRACEPARENT } },
+      'p-legacy',
+    );
     await client.request(
       'tools/call',
       { name: 'echo', arguments: {}, _meta: envelope({ traceparent: TRACEPARENT, tracestate: 'vendor=x' }) },
@@ -128,14 +139,22 @@ describe('request spans', () => {
     const modern = await spanEnded('tools/call echo', (s) => attr(s, 'jsonrpc.request.id') === 'p-modern');
     assert.equal(modern.spanContext().traceState?.get('vendor'), 'x');
     // A malformed traceparent is ignored: the request is served, in a trace of its own.
-    const reply = await client.request('tools/call', { name: 'echo', arguments: {}, _meta: { traceparent: 'junk' } }, 'p-bad');
+    const reply = await client.request(
+      'tools/call',
+      { name: 'echo', arguments: {}, _meta: { traceparent: 'junk' } },
+      'p-bad',
+    );
     assert.ok(reply.result);
     const bad = await spanEnded('tools/call echo', (s) => attr(s, 'jsonrpc.request.id') === 'p-bad');
     assert.notEqual(bad.spanContext().traceId, TRACE_ID);
   });
 
-  it('shows a blocking call as its run on a thread, with the handler\'s own spans in the same trace', async () => {
-    const reply = await client.request('tools/call', { name: 'traced', arguments: {}, _meta: { traceparent: TRACEPARENT } }, 'thread-1');
+  it("shows a blocking call as its run on a thread, with the handler's own spans in the same trace", async () => {
+    const reply = await client.request(
+      'tools/call',
+      { name: 'traced', arguments: {}, _meta: { traceparent: TRACEPARENT } },
+      'thread-1',
+    );
     const seenInThread = reply.result?.content?.[0]?.text;
     const request = await spanEnded('tools/call traced', (s) => attr(s, 'jsonrpc.request.id') === 'thread-1');
     const run = await spanEnded('weft.run traced', (s) => parentOf(s) === request.spanContext().spanId);
@@ -146,17 +165,36 @@ describe('request spans', () => {
     assert.ok(inner, 'the span made inside the thread is a child of the run span');
     assert.equal(inner.name, 'inner work');
     assert.equal(inner.spanContext().traceId, TRACE_ID);
-    assert.equal(seenInThread, TRACE_ID, 'the handler saw the request\'s trace inside its thread');
+    assert.equal(seenInThread, TRACE_ID, "the handler saw the request's trace inside its thread");
     assert.equal(inner.attributes['work.size'], 3);
-    assert.deepEqual(inner.events.map((event) => event.name), ['halfway']);
-    assert.deepEqual(childrenOf(inner).map((span) => span.name), ['innermost']);
-    assert.ok(inner.startTime[0] * 1e3 + inner.startTime[1] / 1e6 >= run.startTime[0] * 1e3 + run.startTime[1] / 1e6 - 5);
+    assert.deepEqual(
+      inner.events.map((event) => event.name),
+      ['halfway'],
+    );
+    assert.deepEqual(
+      childrenOf(inner).map((span) => span.name),
+      ['innermost'],
+    );
+    assert.ok(
+      inner.startTime[0] * 1e3 + inner.startTime[1] / 1e6 >=
+        run.startTime[0] * 1e3 + run.startTime[1] / 1e6 - 5,
+    );
   });
 
   it('does the same for a process-isolated tool, the worker being its pid', async () => {
-    await client.request('tools/call', { name: 'traced_process', arguments: {}, _meta: { traceparent: TRACEPARENT } }, 'proc-1');
-    const request = await spanEnded('tools/call traced_process', (s) => attr(s, 'jsonrpc.request.id') === 'proc-1');
-    const run = await spanEnded('weft.run traced_process', (s) => parentOf(s) === request.spanContext().spanId);
+    await client.request(
+      'tools/call',
+      { name: 'traced_process', arguments: {}, _meta: { traceparent: TRACEPARENT } },
+      'proc-1',
+    );
+    const request = await spanEnded(
+      'tools/call traced_process',
+      (s) => attr(s, 'jsonrpc.request.id') === 'proc-1',
+    );
+    const run = await spanEnded(
+      'weft.run traced_process',
+      (s) => parentOf(s) === request.spanContext().spanId,
+    );
     assert.equal(attr(run, 'weft.executor'), 'process');
     assert.match(String(attr(run, 'weft.worker')), /^pid \d+$/);
     const [inner] = childrenOf(run);
@@ -178,7 +216,10 @@ describe('request spans', () => {
     assert.ok(ms(run.startTime) >= ms(queue.endTime) - 1);
     // The first call found the thread free: no queue span.
     const firstRequest = await spanEnded('tools/call spin', (s) => attr(s, 'jsonrpc.request.id') === 'q-1');
-    assert.deepEqual(childrenOf(firstRequest).map((span) => span.name), ['weft.run spin']);
+    assert.deepEqual(
+      childrenOf(firstRequest).map((span) => span.name),
+      ['weft.run spin'],
+    );
   });
 
   it('names every way a call can fail in error.type', async () => {
@@ -204,10 +245,20 @@ describe('request spans', () => {
     const timed = buildServer({ timeoutMs: 100 });
     const timedClient = new InProcessClient(timed);
     try {
-      await timedClient.request('tools/call', { name: 'spin', arguments: { ms: 2_000 }, _meta: envelope() }, 't-1');
+      await timedClient.request(
+        'tools/call',
+        { name: 'spin', arguments: { ms: 2_000 }, _meta: envelope() },
+        't-1',
+      );
       const span = await spanEnded('tools/call spin', (s) => attr(s, 'jsonrpc.request.id') === 't-1');
       assert.equal(attr(span, 'error.type'), 'weft.timeout');
-      assert.equal(attr(await spanEnded('weft.run spin', (s) => parentOf(s) === span.spanContext().spanId), 'weft.outcome'), 'timeout');
+      assert.equal(
+        attr(
+          await spanEnded('weft.run spin', (s) => parentOf(s) === span.spanContext().spanId),
+          'weft.outcome',
+        ),
+        'timeout',
+      );
     } finally {
       await timed.close();
     }
@@ -242,9 +293,18 @@ describe('request spans', () => {
       const before = spans.getFinishedSpans().length;
       await quietClient.request('tools/call', { name: 'echo', arguments: {} }, 'quiet');
       await quietClient.request('tools/call', { name: 'traced', arguments: {} }, 'quiet-2');
-      const made = spans.getFinishedSpans().slice(before).filter((span) => span.name !== 'inner work');
-      assert.deepEqual(made.map((span) => span.name), []);
-      assert.equal(spansNamed('tools/call echo').filter((s) => attr(s, 'jsonrpc.request.id') === 'quiet').length, 0);
+      const made = spans
+        .getFinishedSpans()
+        .slice(before)
+        .filter((span) => span.name !== 'inner work');
+      assert.deepEqual(
+        made.map((span) => span.name),
+        [],
+      );
+      assert.equal(
+        spansNamed('tools/call echo').filter((s) => attr(s, 'jsonrpc.request.id') === 'quiet').length,
+        0,
+      );
     } finally {
       await quiet.close();
     }
