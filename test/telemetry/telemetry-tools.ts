@@ -72,3 +72,13 @@ export const fail = defineTool({
     throw new Error('failed on purpose');
   },
 });
+
+export const tasked = defineTool({
+  name: 'tasked',
+  description: 'A blocking tool that may run as a task.',
+  inputSchema: noArgs,
+  blocking: true,
+  task: 'optional',
+  module: import.meta.url,
+  handler: () => 'task done',
+});
