@@ -26,7 +26,7 @@ import type { OtelApi } from './otel-api.js';
 import { ATTR, WEFT_ATTR } from './semconv.js';
 import { replaySpans } from './span-replay.js';
 import { carrierOf } from './w3c-context.js';
-import type { WeftMetrics } from './weft-metrics.js';
+import type { InFlightCount, WeftMetrics } from './weft-metrics.js';
 
 /**
  * What a call's CallTrace.request is to telemetry: the request's observation (request-telemetry),
@@ -43,19 +43,50 @@ function hostOf(request: unknown): TraceHost | undefined {
     : undefined;
 }
 
+/**
+ * The attributes of one tool on one executor, made once and reused by every call (the SDK looks
+ * attribute sets up on each record; weft need not build them anew too), and its calls in flight.
+ */
+class CallKey implements InFlightCount {
+  readonly attributes: Attributes;
+  readonly #ended = new Map<OutcomeKind, Attributes>();
+  inFlight = 0;
+
+  constructor(tool: string, executor: ExecutorKind) {
+    this.attributes = { [ATTR.genAiToolName]: tool, [WEFT_ATTR.executor]: executor };
+  }
+
+  ended(outcome: OutcomeKind): Attributes {
+    let attributes = this.#ended.get(outcome);
+    if (attributes === undefined) {
+      attributes = { ...this.attributes, [WEFT_ATTR.outcome]: outcome };
+      this.#ended.set(outcome, attributes);
+    }
+    return attributes;
+  }
+}
+
 export class CallTelemetry implements CallObserver {
   readonly #otel: OtelApi;
   readonly #tracer: Tracer | undefined;
   readonly #metrics: WeftMetrics | undefined;
+  readonly #keys = new Map<string, CallKey>();
 
   constructor(otel: OtelApi, tracer: Tracer | undefined, metrics: WeftMetrics | undefined) {
     this.#otel = otel;
     this.#tracer = tracer;
     this.#metrics = metrics;
+    metrics?.observeCallsInFlight(() => this.#keys.values());
   }
 
   begin(call: EngineCall, executor: ExecutorKind): CallWatch {
-    return new Watch(this.#otel, this.#tracer, this.#metrics, call, executor);
+    const name = `${call.tool.name}\u0000${executor}`;
+    let key = this.#keys.get(name);
+    if (key === undefined) {
+      key = new CallKey(call.tool.name, executor);
+      this.#keys.set(name, key);
+    }
+    return new Watch(this.#otel, this.#tracer, this.#metrics, call, key);
   }
 }
 
@@ -65,6 +96,7 @@ class Watch implements CallWatch {
   readonly #metrics: WeftMetrics | undefined;
   readonly #host: TraceHost | undefined;
   readonly #tool: string;
+  readonly #key: CallKey;
   readonly #attributes: Attributes;
   readonly #begunAt = performance.now();
   #startedAt: number | undefined;
@@ -81,13 +113,15 @@ class Watch implements CallWatch {
     tracer: Tracer | undefined,
     metrics: WeftMetrics | undefined,
     call: EngineCall,
-    executor: ExecutorKind,
+    key: CallKey,
   ) {
     this.#otel = otel;
     this.#metrics = metrics;
     this.#tool = call.tool.name;
-    this.#attributes = { [ATTR.genAiToolName]: call.tool.name, [WEFT_ATTR.executor]: executor };
-    metrics?.callsInFlight.add(1, this.#attributes);
+    this.#key = key;
+    this.#attributes = key.attributes;
+    key.inFlight++;
+    const executor = key.attributes[WEFT_ATTR.executor];
     // An inline call starts as it enters: its wait for a turn (a tool's concurrency) is its run.
     if (executor === 'inline') this.#startedAt = this.#begunAt;
     this.#host = hostOf(call.trace?.request);
@@ -171,18 +205,22 @@ class Watch implements CallWatch {
     const now = performance.now();
     const kind = outcome.kind;
     if (this.#host !== undefined) this.#host.outcome = kind;
-    const failed = kind !== 'ok' && kind !== 'input-required';
-    const status = failed ? { code: this.#otel.SpanStatusCode.ERROR, message: describe(outcome) } : undefined;
-    for (const span of [this.#queueSpan, this.#runSpan, this.#taskSpan]) {
-      if (span === undefined) continue;
-      span.setAttribute(WEFT_ATTR.outcome, kind);
-      if (status !== undefined) span.setStatus(status);
-      span.end();
+    this.#key.inFlight--;
+    if (this.#runSpan !== undefined || this.#queueSpan !== undefined || this.#taskSpan !== undefined) {
+      const failed = kind !== 'ok' && kind !== 'input-required';
+      const status = failed
+        ? { code: this.#otel.SpanStatusCode.ERROR, message: describe(outcome) }
+        : undefined;
+      for (const span of [this.#queueSpan, this.#runSpan, this.#taskSpan]) {
+        if (span === undefined) continue;
+        span.setAttribute(WEFT_ATTR.outcome, kind);
+        if (status !== undefined) span.setStatus(status);
+        span.end();
+      }
     }
     const metrics = this.#metrics;
     if (metrics === undefined) return;
-    metrics.callsInFlight.add(-1, this.#attributes);
-    const ended = { ...this.#attributes, [WEFT_ATTR.outcome]: kind };
+    const ended = this.#key.ended(kind);
     // A call that never started (overloaded, cancelled in the queue) has no run time.
     if (this.#startedAt !== undefined && kind !== 'overloaded') {
       metrics.runTime.record((now - this.#startedAt) / 1000, ended);

@@ -6,8 +6,14 @@
  * Made once per server from the application's meter provider. The gauges read the engine when the
  * application's reader collects, so they cost nothing between collections.
  */
-import type { Counter, Histogram, Meter, UpDownCounter } from '@opentelemetry/api';
+import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from '@opentelemetry/api';
 import { CALL_BUCKETS, DURATION_BUCKETS, METRIC } from './semconv.js';
+
+/** Calls in flight for one set of attributes (a tool on an executor). */
+export interface InFlightCount {
+  readonly attributes: Attributes;
+  readonly inFlight: number;
+}
 
 /** What the gauges read, when a reader collects. */
 export interface GaugeSources {
@@ -22,11 +28,13 @@ export class WeftMetrics {
   readonly sessionDuration: Histogram;
   readonly queueWait: Histogram;
   readonly runTime: Histogram;
-  readonly callsInFlight: UpDownCounter;
   readonly outcomes: Counter;
   readonly tasks: UpDownCounter;
 
+  readonly #meter: Meter;
+
   constructor(meter: Meter, sources: GaugeSources) {
+    this.#meter = meter;
     const seconds = (name: string, description: string, buckets: number[]) =>
       meter.createHistogram(name, { unit: 's', description, advice: { explicitBucketBoundaries: buckets } });
     this.operationDuration = seconds(
@@ -49,10 +57,6 @@ export class WeftMetrics {
       'How long a tool call ran, from its start to its outcome, per tool, executor and outcome.',
       CALL_BUCKETS,
     );
-    this.callsInFlight = meter.createUpDownCounter(METRIC.callsInFlight, {
-      unit: '{call}',
-      description: 'Tool calls in the engine now, waiting or running.',
-    });
     this.outcomes = meter.createCounter(METRIC.outcomes, {
       unit: '{call}',
       description: 'Tool calls ended, per tool, executor and outcome.',
@@ -81,5 +85,20 @@ export class WeftMetrics {
           if (depth !== undefined) result.observe(depth);
         });
     }
+  }
+
+  /**
+   * `weft.calls.in_flight`, read from counts the caller keeps in plain numbers: observed when a
+   * reader collects rather than added to twice per call (two attribute lookups in the SDK each).
+   */
+  observeCallsInFlight(read: () => Iterable<InFlightCount>): void {
+    this.#meter
+      .createObservableUpDownCounter(METRIC.callsInFlight, {
+        unit: '{call}',
+        description: 'Tool calls in the engine now, waiting or running.',
+      })
+      .addCallback((result) => {
+        for (const count of read()) result.observe(count.inFlight, count.attributes);
+      });
   }
 }

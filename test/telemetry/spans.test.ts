@@ -286,6 +286,13 @@ describe('request spans', () => {
     }
   });
 
+  it('refuses a telemetry option that is not a boolean, saying what it takes', () => {
+    assert.throws(
+      () => new McpServer({ name: 'x', version: '1', telemetry: 'on' as never }),
+      /telemetry must be true or false \(got "on"\)/,
+    );
+  });
+
   it('makes no spans with telemetry: false', async () => {
     const quiet = buildServer({ telemetry: false });
     const quietClient = new InProcessClient(quiet);
