@@ -111,6 +111,13 @@ export interface McpServerOptions {
    * the counts are shared by every replica through that Redis.
    */
   limits?: LimitsOption;
+  /**
+   * OpenTelemetry traces and metrics (see README, "Telemetry"): on by default, reported to the
+   * tracer and meter providers the application registered with `@opentelemetry/api` before it
+   * built the server; without the API installed or a provider registered, nothing is done.
+   * `false` turns it off even when providers are registered.
+   */
+  telemetry?: boolean;
 }
 
 /** `listen({ stdio: { principal } })`: who the stdio client is, in place of OAuth. */
@@ -177,6 +184,7 @@ const SERVER_OPTION_KEYS = new Set([
   'listOutOfScope',
   'fairness',
   'limits',
+  'telemetry',
 ]);
 const TASK_OPTION_KEYS = new Set(['store', 'ttlMs', 'pollIntervalMs']);
 const POOL_OPTION_KEYS = new Set(['maxThreads', 'maxQueue', 'graceMs', 'niceIncrement']);
@@ -232,6 +240,11 @@ export function checkServerOptions(options: McpServerOptions): void {
   positive(options.maxCallsInFlight, 'maxCallsInFlight', true);
   positive(options.tasks?.ttlMs, 'tasks.ttlMs', true);
   positive(options.tasks?.pollIntervalMs, 'tasks.pollIntervalMs', false);
+  if (options.telemetry !== undefined && typeof options.telemetry !== 'boolean') {
+    throw new TypeError(
+      `McpServer: telemetry must be true or false (got ${JSON.stringify(options.telemetry)}); leave it out to report to the OpenTelemetry providers the application registered`,
+    );
+  }
   if (options.tasks?.pollIntervalMs !== undefined && !Number.isInteger(options.tasks.pollIntervalMs)) {
     throw new TypeError(
       `McpServer: tasks.pollIntervalMs must be a whole number of ms, got ${options.tasks.pollIntervalMs}`,

@@ -54,6 +54,7 @@ import { SkillCatalog, SkillRegistrationError } from './skills/skill-catalog.js'
 import { skillResources } from './skills/skill-resources.js';
 import { TagFilter } from './tag-filter.js';
 import { MemoryTaskStore } from './tasks/memory-task-store.js';
+import { type NetworkFacts, ServerTelemetry } from './telemetry/server-telemetry.js';
 import { SchemaCompiler } from './tools/schema-compiler.js';
 import type { StandardSchemaV1 } from './tools/standard-schema.js';
 import type { DefinedTool, ToolDefinition, ToolSchema } from './tools/tool-definition.js';
@@ -75,6 +76,11 @@ export function toolsOf(server: McpServer): ToolRegistry {
 
 /** How long shutdown waits for the worker pools to stop before it carries on without them. */
 const ENGINE_CLOSE_WAIT_MS = 2_000;
+
+/** How each transport's peers are reached, for telemetry's `network.*` attributes. */
+const PIPE: NetworkFacts = { transport: 'pipe' };
+const HTTP: NetworkFacts = { transport: 'tcp', protocolName: 'http' };
+const WEBSOCKET: NetworkFacts = { transport: 'tcp', protocolName: 'websocket' };
 
 export class McpServer {
   static {
@@ -107,6 +113,8 @@ export class McpServer {
   readonly #extensions: Record<string, object> = {};
   /** Which tagged tools, prompts and resources are exposed (enabledTags, disabledTags, enableTag...). */
   readonly #tags: TagFilter;
+  /** OpenTelemetry, when the application registered a provider (and did not turn it off). */
+  readonly #telemetry: ServerTelemetry | undefined;
 
   constructor(options: McpServerOptions) {
     checkServerOptions(options);
@@ -118,8 +126,13 @@ export class McpServer {
       fleetConfigured: options.fleet !== undefined,
       ...(scopesSupported === undefined ? {} : { scopesSupported }),
     });
+    const maxThreads = options.pool?.maxThreads ?? availableParallelism();
+    this.#telemetry = ServerTelemetry.create(options.telemetry ?? true, {
+      threadsBusy: () => maxThreads - this.#engine.freeThreads,
+      ...(options.fleet ? { fleetQueueDepth: () => this.#engine.fleetQueueDepth() } : {}),
+    });
     this.#engine = new Engine({
-      maxThreads: options.pool?.maxThreads ?? availableParallelism(),
+      maxThreads,
       maxQueue: options.pool?.maxQueue ?? 256,
       graceMs: options.pool?.graceMs ?? 200,
       niceIncrement: options.pool?.niceIncrement ?? 10,
@@ -128,6 +141,7 @@ export class McpServer {
       fairness: options.fairness !== false,
       ...(options.limits?.perCaller ? { perCaller: options.limits.perCaller } : {}),
       ...sharedCountsOf(options),
+      ...(this.#telemetry ? { observer: this.#telemetry.calls } : {}),
       logError: this.#logError,
     });
     const callers = new CallerKeys(options.fairness || {});
@@ -144,6 +158,7 @@ export class McpServer {
       logError: this.#logError,
       identity,
       ...(options.cache === undefined ? {} : { cache: options.cache }),
+      ...(this.#telemetry ? { observer: this.#telemetry.requests } : {}),
     });
     addLifecycleMethods(this.#router, identity);
     addDiscoverMethod(this.#router, identity);
@@ -183,7 +198,10 @@ export class McpServer {
       logError: this.#logError,
       peer: (ctx) => callPeer(parts, ctx),
       toolNamed: (name) => this.#registry.get(name),
-      onChange: (record) => this.#listens.taskChanged(record.taskId, record.principal, detailedTask(record)),
+      onChange: (record) => {
+        this.#telemetry?.taskChanged(record);
+        this.#listens.taskChanged(record.taskId, record.principal, detailedTask(record));
+      },
       callers,
     });
     addTaskMethods(this.#router, this.#tasks, options.pageSize ?? 100);
@@ -337,7 +355,7 @@ export class McpServer {
     options: StreamableHttpOptions = {},
   ): (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void {
     const connect = (sink: MessageSink, id?: string, principal?: Principal) =>
-      this.connect(sink, id, principal);
+      this.#open(sink, id, principal, HTTP);
     const transport = new StreamableHttpTransport(connect, this.#httpRouting, {
       maxBodyBytes: this.#options.maxMessageBytes,
       logError: this.#logError,
@@ -365,14 +383,26 @@ export class McpServer {
    * `principal` (who the transport's auth hook vouched for) travels with every message of it.
    */
   connect(sink: MessageSink, sessionId?: string, principal?: Principal): Connection {
+    return this.#open(sink, sessionId, principal, undefined);
+  }
+
+  /** `connect`, knowing which network the transport is on (telemetry's attributes). */
+  #open(
+    sink: MessageSink,
+    sessionId: string | undefined,
+    principal: Principal | undefined,
+    network: NetworkFacts | undefined,
+  ): Connection {
     const session = new Session(sink, sessionId, principal);
     this.#sessions.add(session);
+    this.#telemetry?.sessionOpened(session, network);
     const router = this.#router;
     return {
       session,
       receive: (value, replyTo) => router.receive(session, value, replyTo),
       encode: (message) => encodeMessage(message, this.#logError),
       close: () => {
+        if (!session.closed) this.#telemetry?.sessionClosed(session);
         session.close();
         this.#sessions.delete(session);
       },
@@ -388,16 +418,16 @@ export class McpServer {
     if (options.stdio) {
       // Stdio has no OAuth (the spec says it SHOULD NOT): a fixed principal may stand in for one.
       const principal = stdioPrincipal(options.stdio);
-      const stdio = new StdioTransport((sink) => this.connect(sink, undefined, principal), {
+      const stdio = new StdioTransport((sink) => this.#open(sink, undefined, principal, PIPE), {
         maxMessageBytes: this.#options.maxMessageBytes,
       });
       this.#stdio = stdio;
       stdio.ended.then(() => shutdownAndExit(() => this.close(), this.#logError));
     }
-    const connect = (sink: MessageSink, id?: string, principal?: Principal) =>
-      this.connect(sink, id, principal);
     if (options.http) {
       const { port, host, ...rest } = options.http;
+      const connect = (sink: MessageSink, id?: string, principal?: Principal) =>
+        this.#open(sink, id, principal, HTTP);
       const transport = new StreamableHttpTransport(connect, this.#httpRouting, {
         maxBodyBytes: this.#options.maxMessageBytes,
         logError: this.#logError,
@@ -408,11 +438,14 @@ export class McpServer {
     }
     if (options.ws) {
       const { port, host, ...rest } = options.ws;
-      const transport = new WebSocketTransport(connect, {
-        maxPayload: this.#options.maxMessageBytes,
-        logError: this.#logError,
-        ...rest,
-      });
+      const transport = new WebSocketTransport(
+        (sink, id, principal) => this.#open(sink, id, principal, WEBSOCKET),
+        {
+          maxPayload: this.#options.maxMessageBytes,
+          logError: this.#logError,
+          ...rest,
+        },
+      );
       this.#wsTransports.push(transport);
       // The HTTP port itself (not 0): WebSocket upgrades are served by the HTTP server.
       const shared =

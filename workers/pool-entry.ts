@@ -8,6 +8,7 @@
  * worker while it posts the answer. Pool processes (workers/process-entry) run their handlers
  * through the same `runHandler`, with a context of their own.
  */
+import type { TraceCarrier } from '../lib/engine/call-observer.js';
 import type { PoolTask, PoolTaskResult } from '../lib/engine/worker-protocol.js';
 import { type AnswerBook, QuestionsAsked, untilQuestions } from '../lib/tools/client-questions.js';
 import { findHandler, type Handler, type HandlerAddress } from '../lib/tools/handler-export.js';
@@ -16,6 +17,7 @@ import {
   MissingClientCapabilityError,
   type ToolContext,
 } from '../lib/tools/tool-context.js';
+import { withCallTrace } from './span-relay.js';
 import { WorkerToolContext } from './worker-context.js';
 
 // A worker's stdout is piped into the server's stdout, which may be the stdio transport: a stray
@@ -49,7 +51,17 @@ export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
  * Runs a call's handler with its ctx, in a pool thread or a pool process, and returns the outcome
  * as a value. `events` is what the ctx says it posted, for contexts that count their events.
  */
-export async function runHandler(
+export function runHandler(
+  task: HandlerAddress & { args: unknown; trace?: TraceCarrier },
+  ctx: ToolContext & { readonly eventsSent?: number },
+  book?: AnswerBook,
+): Promise<PoolTaskResult> {
+  // With a trace context, the handler's spans are children of the call's run span (span-relay.ts).
+  if (task.trace !== undefined) return withCallTrace(task.trace, () => runUntraced(task, ctx, book));
+  return runUntraced(task, ctx, book);
+}
+
+async function runUntraced(
   task: HandlerAddress & { args: unknown },
   ctx: ToolContext & { readonly eventsSent?: number },
   book?: AnswerBook,

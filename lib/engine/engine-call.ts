@@ -8,6 +8,7 @@ import type { PromptsView } from '../prompts/prompts-view.js';
 import type { ResourcesView } from '../resources/resources-view.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
 import type { LogLevel, ToolsView } from '../tools/tool-context.js';
+import type { CallTrace, CallWatch } from './call-observer.js';
 import type { Cancellation } from './cancellation.js';
 import type { Caller } from './fair-queue.js';
 
@@ -53,6 +54,10 @@ export interface EngineCall {
    * for another replica to follow (a task in a shared store). Without it the job is stopped too.
    */
   keepOnShutdown?: boolean;
+  /** The request this call serves, for its telemetry (absent: telemetry is off or not tracing). */
+  trace?: CallTrace;
+  /** Set by the engine as an observed call enters it: the executors report its queue and start here. */
+  watch?: CallWatch;
 }
 
 export interface CallInputs {

@@ -19,6 +19,7 @@ import type {
 } from '../tools/registered-tool.js';
 import type { Placement } from '../tools/tool-definition.js';
 import { Admission } from './admission.js';
+import type { CallObserver, ExecutorKind } from './call-observer.js';
 import { LocalCallerCounts } from './caller-counts.js';
 import { type CallerEntry, CallerLimits } from './caller-limits.js';
 import type { EngineCall } from './engine-call.js';
@@ -58,6 +59,8 @@ export interface EngineOptions {
   perCaller?: PerCallerLimits;
   /** A Redis: per-caller counts are shared there by every replica; absent: counted here. */
   sharedCounts?: { url: string; keyPrefix?: string };
+  /** Told of each call's life (telemetry); absent: nobody is, at the cost of one branch per call. */
+  observer?: CallObserver;
   logError: (message: string) => void;
 }
 
@@ -70,6 +73,7 @@ export class Engine {
   readonly #maxCallsInFlight: number;
   readonly #limits: CallerLimits;
   readonly #sharedCounts: SharedCallerCounts | undefined;
+  readonly #observer: CallObserver | undefined;
   #callsInFlight = 0;
 
   constructor(options: EngineOptions) {
@@ -94,14 +98,17 @@ export class Engine {
       ? new FleetExecutor(this.#admission, options.fleet, options.logError)
       : undefined;
     this.#maxCallsInFlight = options.maxCallsInFlight ?? 0;
+    this.#observer = options.observer;
   }
 
   run(call: EngineCall): Promise<Outcome> {
+    if (this.#observer !== undefined) return this.#observed(call, this.#observer);
+    return this.#unobserved(call);
+  }
+
+  #unobserved(call: EngineCall): Promise<Outcome> {
     if (this.#maxCallsInFlight > 0 && this.#callsInFlight >= this.#maxCallsInFlight) {
-      return Promise.resolve({
-        kind: 'overloaded',
-        reason: `Server overloaded: ${this.#callsInFlight} calls are already in flight (maxCallsInFlight). Retry later.`,
-      });
+      return Promise.resolve(this.#overloaded());
     }
     this.#callsInFlight++;
     return this.#enter(call).finally(() => this.#callsInFlight--);
@@ -125,6 +132,48 @@ export class Engine {
       });
     }
     return this.#dispatch(call).finally(() => entry.leave());
+  }
+
+  /** `run`, telling the observer; the executors report the queue and the start through `call.watch`. */
+  #observed(call: EngineCall, observer: CallObserver): Promise<Outcome> {
+    const watch = observer.begin(call, this.#executorOf(call));
+    if (watch === undefined) return this.#unobserved(call);
+    if (this.#maxCallsInFlight > 0 && this.#callsInFlight >= this.#maxCallsInFlight) {
+      const outcome = this.#overloaded();
+      watch.settled(outcome);
+      return Promise.resolve(outcome);
+    }
+    this.#callsInFlight++;
+    // Set on the call itself (each is its own object): a copy with one more key measured slower
+    // down the whole call (every executor then sees objects of another shape).
+    call.watch = watch;
+    return watch
+      .within(() => this.#dispatch(call))
+      .then(
+        (outcome) => {
+          this.#callsInFlight--;
+          watch.settled(outcome);
+          return outcome;
+        },
+        (error: unknown) => {
+          this.#callsInFlight--;
+          watch.settled({ kind: 'panicked', detail: String(error) });
+          throw error;
+        },
+      );
+  }
+
+  #overloaded(): Outcome {
+    return {
+      kind: 'overloaded',
+      reason: `Server overloaded: ${this.#callsInFlight} calls are already in flight (maxCallsInFlight). Retry later.`,
+    };
+  }
+
+  #executorOf(call: EngineCall): ExecutorKind {
+    if (!call.tool.blocking) return 'inline';
+    if (this.#fleet?.placementOf(call.tool) === 'fleet') return 'fleet';
+    return call.tool.isolation === 'process' ? 'process' : 'thread';
   }
 
   #dispatch(call: EngineCall): Promise<Outcome> {
@@ -180,6 +229,11 @@ export class Engine {
   /** Thread slots not held by a running or dying call. */
   get freeThreads(): number {
     return this.#admission.freeThreads;
+  }
+
+  /** Jobs waiting in the fleet queue (undefined without a fleet, or while it is unreachable). */
+  fleetQueueDepth(): Promise<number | undefined> {
+    return this.#fleet?.waitingJobs() ?? Promise.resolve(undefined);
   }
 
   get queued(): number {

@@ -218,6 +218,9 @@ export class FleetExecutor {
       if (call.auth) data.auth = call.auth;
       if (call.inputs) data.inputs = call.inputs;
       else if (fc.answers) data.inputs = { answers: fc.answers };
+      const trace = call.watch?.carrier();
+      if (trace !== undefined) data.trace = trace;
+      call.watch?.job?.(jobId);
       await link.queue.add(call.tool.name, data, {
         jobId,
         attempts: 1,
@@ -251,6 +254,12 @@ export class FleetExecutor {
       this.#logError(`weft: a call to fleet tool "${fc.call.tool.name}" was refused: ${detail}`);
     }
     fc.decision.decide({ kind: 'overloaded', reason: FLEET_UNAVAILABLE });
+  }
+
+  /** Jobs waiting in the fleet queue, as last read (undefined while the fleet is unreachable). */
+  async waitingJobs(): Promise<number | undefined> {
+    const link = this.#link;
+    return link?.up ? link.waitingJobs() : undefined;
   }
 
   /** The call's outcome was decided as a timeout or a cancel: stop its job wherever it is. */
@@ -295,6 +304,7 @@ export class FleetExecutor {
 
   #settle(fc: FleetCall, result: FleetResult): void {
     const { outcome } = result;
+    fc.call.watch?.ranOn(result.worker);
     if (outcome.kind === 'cancelled') {
       this.#workerLost(fc, `the fleet worker ${result.worker} stopped before the call finished`);
       return;

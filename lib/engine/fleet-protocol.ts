@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import type { Principal } from '../auth/principal.js';
 import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
 import type { LogLevel } from '../tools/tool-context.js';
+import type { TraceCarrier } from './call-observer.js';
 import type { CallInputs } from './engine-call.js';
 import type { Outcome } from './outcome.js';
 
@@ -41,6 +42,11 @@ export interface FleetJobData {
   inputs?: CallInputs;
   /** Who is calling: the worker's handler sees it as ctx.auth (frozen again there). */
   auth?: Principal;
+  /**
+   * The call's trace context (W3C), when the replica is tracing: the worker's job span is its
+   * child, so a fleet call's trace reaches the worker. Absent from jobs of older replicas.
+   */
+  trace?: TraceCarrier;
 }
 
 /** What a worker can end a job with: every outcome but the router's own (overloaded). */

@@ -25,3 +25,5 @@ export type Outcome =
   | { kind: 'panicked'; detail: string; publicReason?: string }
   /** The bounded queue was full, or `limit`: the caller is over one of its limits; nothing ran. */
   | { kind: 'overloaded'; reason: string; limit?: LimitExceeded };
+
+export type OutcomeKind = Outcome['kind'];

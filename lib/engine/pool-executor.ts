@@ -134,6 +134,8 @@ export class PoolExecutor {
           ...(call.inputs ? { inputs: call.inputs } : {}),
           ...(call.auth ? { auth: call.auth } : {}),
         };
+        const trace = call.watch?.carrier();
+        if (trace !== undefined) message.trace = trace;
         const abort = new TaskAbortHandle();
         let released = false;
         const task: RunningTask = {
@@ -162,6 +164,7 @@ export class PoolExecutor {
         this.#sinks.add(callSink);
         const onResult = (result: PoolTaskResult) => {
           clearTimeout(task.graceTimer);
+          if (result.telemetry) call.watch?.ranOn(result.telemetry.worker, result.telemetry.spans);
           task.release();
           // A result that arrives after a deadline or cancel finds the outcome decided: dropped.
           const finish = () => decision.decide(resultOutcome(result));

@@ -120,6 +120,7 @@ class PooledCall implements CallDecision {
       this.decide({ kind: 'cancelled', reason: 'shutdown' });
       return;
     }
+    this.#call.watch?.started();
     this.#work = this.#hooks.start(release, this, waited);
   }
 
@@ -135,7 +136,10 @@ class PooledCall implements CallDecision {
       this.#call.caller,
     );
     if (wait instanceof OverloadedError) this.decide(overloaded(wait));
-    else this.#waiting = wait;
+    else {
+      this.#waiting = wait;
+      this.#call.watch?.queued();
+    }
   }
 }
 

@@ -112,6 +112,8 @@ export class ProcessExecutor {
           ...(call.inputs ? { inputs: call.inputs } : {}),
           ...(call.auth ? { auth: call.auth } : {}),
         };
+        const trace = call.watch?.carrier();
+        if (trace !== undefined) task.trace = trace;
         // A channel per call: tinypool hands it the way to this call's child (onMessage).
         const channel = {
           postMessage: (message: unknown) => {
@@ -123,6 +125,7 @@ export class ProcessExecutor {
         };
         pool.run(task, { channel }).then(
           (result: PoolTaskResult) => {
+            if (result.telemetry) call.watch?.ranOn(result.telemetry.worker, result.telemetry.spans);
             entry.finished = true;
             this.#calls.delete(callId);
             if (entry.killed) return; // the slot comes back when the process has exited

@@ -9,6 +9,7 @@
  * numbered so that the `reply` the server sends back on that channel finds its waiting request.
  */
 import type { Principal } from '../auth/principal.js';
+import type { TraceCarrier } from './call-observer.js';
 import type { CallInputs } from './engine-call.js';
 import type { PeerOp, PeerReply } from './peer-ops.js';
 import type { CallEvent } from './worker-protocol.js';
@@ -32,6 +33,8 @@ export interface ProcessTask {
   inputs?: CallInputs;
   /** Who is calling (ctx.auth, frozen again in the child); absent without auth. */
   auth?: Principal;
+  /** The call's trace context, when telemetry is tracing (see PoolTask.trace). */
+  trace?: TraceCarrier;
 }
 
 export type ProcessEvent = { weft: 'started'; callId: number; pid: number } | CallEvent | ProcessRequest;

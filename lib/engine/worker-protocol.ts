@@ -11,6 +11,7 @@ import type { MessagePort } from 'node:worker_threads';
 import type { Principal } from '../auth/principal.js';
 import type { Question } from '../tools/client-questions.js';
 import type { LogLevel } from '../tools/tool-context.js';
+import type { TraceCarrier, WorkerTelemetry } from './call-observer.js';
 import type { CallEvents, CallInputs } from './engine-call.js';
 import type { PeerOp, PeerReply } from './peer-ops.js';
 
@@ -38,6 +39,8 @@ export interface PoolTask {
   inputs?: CallInputs;
   /** Who is calling (ctx.auth, frozen again in the worker); absent without auth. */
   auth?: Principal;
+  /** The call's trace context, when telemetry is tracing: the handler's own spans are its children. */
+  trace?: TraceCarrier;
 }
 
 /**
@@ -46,11 +49,15 @@ export interface PoolTask {
  * result back until it has seen that many events: what a handler reported before returning is
  * delivered before its answer.
  */
-export type PoolTaskResult =
+export type PoolTaskResult = (
   | { ok: true; value: unknown; events: number }
   | { ok: false; message: string; abandoned: boolean; events: number; missingCapability?: string }
   /** The handler asked questions its answers lacked: the attempt is over and the thread free. */
-  | { ok: 'input-required'; questions: Question[]; events: number };
+  | { ok: 'input-required'; questions: Question[]; events: number }
+) & {
+  /** Present when the task carried a trace context: where it ran and the spans it made. */
+  telemetry?: WorkerTelemetry;
+};
 
 /**
  * A handler's progress or log line, sent from wherever it runs (pool thread or pool process) to the

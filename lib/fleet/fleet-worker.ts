@@ -40,6 +40,7 @@ import type { Outcome } from '../engine/outcome.js';
 import { loadBullmq, loadIoredis } from '../optional-peers.js';
 import { encodeJson } from '../protocol/message-encoding.js';
 import { checkRedisUrl, redactedUrl } from '../redis-url.js';
+import { JobTelemetry } from '../telemetry/job-telemetry.js';
 import type { RegisteredBlockingTool, RegisteredTool } from '../tools/registered-tool.js';
 
 export interface FleetWorkerOptions {
@@ -86,12 +87,15 @@ export class FleetWorker {
   readonly #logError: (message: string) => void;
   readonly #keys: FleetKeys;
   readonly #engine: Engine;
+  /** OpenTelemetry, when this process registered a provider (see job-telemetry.ts). */
+  readonly #telemetry: JobTelemetry | undefined;
   readonly #commands: Redis;
   readonly #subscriber: Redis;
   readonly #clock: FleetClock;
   readonly #running = new Map<string, RunningJob>();
   readonly #name = `${hostname()}/${process.pid}`;
   #worker: Worker | undefined;
+  #workerConnection: Redis | undefined;
   #closing = false;
   #lastError: Error | undefined;
   #overdueTimer: NodeJS.Timeout | undefined;
@@ -120,11 +124,13 @@ export class FleetWorker {
       );
     }
     this.#keys = new FleetKeys(this.#options.queue);
+    this.#telemetry = JobTelemetry.create(() => this.#options.threads - this.#engine.freeThreads);
     this.#engine = new Engine({
       maxThreads: this.#options.threads,
       maxQueue: this.#options.threads * 4,
       graceMs: this.#options.graceMs,
       niceIncrement: this.#options.niceIncrement,
+      ...(this.#telemetry ? { observer: this.#telemetry.calls } : {}),
       logError: this.#logError,
     });
     this.#commands = new (loadIoredis('weft worker').Redis)(this.#options.redis, {
@@ -175,9 +181,11 @@ export class FleetWorker {
       for (const running of this.#running.values()) running.cancellation.cancel('shutdown');
     });
     this.#engine.warmUp([...this.#tools.values()]);
+    // BullMQ leaves a connection it was handed open when it closes: close() disconnects it.
+    this.#workerConnection = this.#commands.duplicate({ maxRetriesPerRequest: null, lazyConnect: false });
     const lockMs = this.#options.lockMs;
     this.#worker = new Worker(this.#keys.queue, (job: Job) => this.#process(job), {
-      connection: this.#commands.duplicate({ maxRetriesPerRequest: null, lazyConnect: false }),
+      connection: this.#workerConnection,
       concurrency: this.#options.threads,
       name: this.#name,
       lockDuration: lockMs,
@@ -234,6 +242,7 @@ export class FleetWorker {
     await this.#engine.close();
     this.#commands.disconnect();
     this.#subscriber.disconnect();
+    this.#workerConnection?.disconnect();
   }
 
   #onCancel(text: string): void {
@@ -307,6 +316,7 @@ export class FleetWorker {
       running.stopBy = Date.now() + budgetMs + this.#options.graceMs + OVERDUE_SLACK_MS;
     }
     running.stage = 'running on the pool';
+    const job = this.#telemetry?.startJob(jobId, tool.name, data.trace, this.#name);
     const outcome = await this.#engine.run({
       tool,
       args: data.args,
@@ -316,7 +326,9 @@ export class FleetWorker {
       ...(data.clientCapabilities ? { peer: fleetPeer(data.clientCapabilities) } : {}),
       ...(data.inputs ? { inputs: data.inputs } : {}),
       ...(data.auth ? { auth: makePrincipal(data.auth) } : {}),
+      ...(job ? { trace: job.trace } : {}),
     });
+    job?.end(outcome);
     return this.#sendable(tool, outcome, data.budgetMs);
   }
 

@@ -1,6 +1,7 @@
 /**
  * The shape of a method handler, and the marker for "answer nothing" (a cancelled call).
  */
+import type { CallTrace } from '../engine/call-observer.js';
 import type { JsonRpcRequest } from '../protocol/json-rpc.js';
 import type { RequestScope } from './request-scope.js';
 import type { MessageSink, Session } from './session.js';
@@ -15,6 +16,8 @@ export interface MethodContext {
   sink: MessageSink;
   /** What this request may know of its client (era, version, capabilities, log level). */
   scope: RequestScope;
+  /** The request's telemetry, handed to the engine with its calls (undefined: not tracing). */
+  trace?: CallTrace | undefined;
 }
 
 export type MethodResult = unknown | typeof NO_RESPONSE;

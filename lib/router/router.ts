@@ -16,6 +16,7 @@
  * tools/call hands over results it already encoded, having turned such failures into tool errors.
  */
 
+import type { CallTrace } from '../engine/call-observer.js';
 import {
   type Era,
   eraOf,
@@ -39,6 +40,7 @@ import type { CacheOptions } from './cache-hints.js';
 import { type MethodHandler, NO_RESPONSE } from './method-table.js';
 import { MiddlewareChain } from './middleware-chain.js';
 import { ModernAnswers } from './modern-answers.js';
+import type { RequestObserver } from './request-observer.js';
 import { legacyScope, modernScope, type RequestScope } from './request-scope.js';
 import type { ServerIdentity } from './server-identity.js';
 import type { MessageSink, Session } from './session.js';
@@ -50,6 +52,8 @@ export interface RouterOptions {
   identity: ServerIdentity;
   /** Cache hints on the modern era's cacheable results. */
   cache?: CacheOptions;
+  /** Told of every client request and its answer (telemetry); absent: nobody is. */
+  observer?: RequestObserver;
 }
 
 /** How one request's answer is written: as is (legacy, internal calls) or in the modern shape. */
@@ -92,10 +96,12 @@ export class Router {
   readonly #cache: CacheOptions | undefined;
   /** The author's middleware (server.use); undefined until the first, so none costs one check. */
   #middleware: MiddlewareChain | undefined;
+  readonly #observer: RequestObserver | undefined;
 
   constructor(options: RouterOptions) {
     this.#logError = options.logError;
     this.#cache = options.cache;
+    this.#observer = options.observer;
     this.#identity = options.identity;
     const answers = new ModernAnswers(options.identity, options.cache);
     this.#modern = {
@@ -208,18 +214,30 @@ export class Router {
         session.settle(message.message);
         return undefined;
       case 'request':
-        if (scope !== undefined) return this.#dispatch(session, message.message, sink, scope, AS_IS, false);
+        if (scope !== undefined)
+          return this.#dispatch(session, message.message, sink, scope, AS_IS, undefined, false);
         return this.#request(session, message.message, sink);
     }
   }
 
   #request(session: Session, request: JsonRpcRequest, sink: MessageSink): Promise<void> | undefined {
+    const observed = this.#observer?.start(session, request, sink);
+    if (observed === undefined) return this.#route(session, request, sink, undefined);
+    return observed.run(() => this.#route(session, request, observed.sink, observed.trace));
+  }
+
+  #route(
+    session: Session,
+    request: JsonRpcRequest,
+    sink: MessageSink,
+    trace: CallTrace | undefined,
+  ): Promise<void> | undefined {
     if (eraOf(request.method, request.params) === 'legacy') {
       if (!this.knows(request.method, 'legacy')) {
         sink.send(failure(request.id, ProtocolError.methodNotFound(request.method)));
         return undefined;
       }
-      return this.#dispatch(session, request, sink, legacyScope(session), AS_IS);
+      return this.#dispatch(session, request, sink, legacyScope(session), AS_IS, trace);
     }
     // Modern: the envelope first (-32602 / -32022), then routing (-32601), as clients rely on.
     let scope: RequestScope;
@@ -233,7 +251,7 @@ export class Router {
       sink.send(this.#modern.failure(request, modernMethodNotFound(request.method)));
       return undefined;
     }
-    return this.#dispatch(session, request, sink, scope, this.#modern);
+    return this.#dispatch(session, request, sink, scope, this.#modern, trace);
   }
 
   #dispatch(
@@ -242,6 +260,7 @@ export class Router {
     sink: MessageSink,
     scope: RequestScope,
     answering: Answering,
+    trace?: CallTrace,
     fromClient = true,
   ): Promise<void> | undefined {
     const handler = this.#methods.get(request.method);
@@ -262,7 +281,7 @@ export class Router {
     }
     let result: unknown;
     try {
-      const context = { session, params: request.params ?? {}, request, sink, scope };
+      const context = { session, params: request.params ?? {}, request, sink, scope, trace };
       // A handler's calls to its own server already went through middleware as their request.
       const chain = fromClient ? this.#middleware : undefined;
       result = chain === undefined ? handler(context) : chain.request(context, handler);

@@ -263,6 +263,8 @@ export class TaskRunner {
         cancellation,
         events: SILENT,
         auth: ctx.scope.principal,
+        // The task's work outlives the request that made it: its spans are linked to it.
+        ...(ctx.trace ? { trace: { request: ctx.trace.request, linked: true, taskId: record.taskId } } : {}),
         ...peer,
         ...caller,
         inputs: state === undefined ? { answers } : { answers, state },

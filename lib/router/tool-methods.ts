@@ -177,6 +177,7 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
           cancellation,
           events: callEvents(ctx, tool),
           auth: ctx.scope.principal,
+          ...(ctx.trace ? { trace: ctx.trace } : {}),
           ...peer,
           ...caller,
           ...(inputs ? { inputs } : {}),

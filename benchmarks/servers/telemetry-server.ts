@@ -1,0 +1,39 @@
+/**
+ * The server of the telemetry cost benchmark (benchmarks/telemetry-cost.ts), on stdio: inline
+ * `echo` and the blocking `noop_blocking`, under one of three telemetry setups named by
+ * WEFT_BENCH_TELEMETRY: `none` (the API installed, no provider registered), `off` (`telemetry:
+ * false`) or `sdk` (a tracer provider with a BatchSpanProcessor into memory and a meter provider,
+ * registered before the server is built, as an application would).
+ */
+import { metrics, trace } from '@opentelemetry/api';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import { McpServer } from '../../lib/index.js';
+import noopBlocking from './noop-blocking.js';
+
+const setup = process.env.WEFT_BENCH_TELEMETRY ?? 'none';
+if (setup === 'sdk') {
+  const spans = new InMemorySpanExporter();
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(spans)] }));
+  const reader = new PeriodicExportingMetricReader({
+    exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
+    exportIntervalMillis: 1_000,
+  });
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+  // What was exported is dropped now and then, so memory stays bounded however long it runs.
+  setInterval(() => spans.reset(), 1_000).unref();
+}
+
+await new McpServer({ name: 'weft-telemetry-bench', version: '0.1.0', telemetry: setup !== 'off' })
+  .tool({
+    name: 'echo',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+    handler: ({ text }) => String(text),
+  })
+  .tool(noopBlocking)
+  .listen({ stdio: true });

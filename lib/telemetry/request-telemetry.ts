@@ -1,0 +1,249 @@
+/**
+ * One SERVER span and one `mcp.server.operation.duration` measurement per client request, per the
+ * MCP semantic conventions: named `{mcp.method.name} {target}`, parented to the context the client
+ * put in `params._meta` (both eras), with the transport's ambient span linked rather than parented.
+ *
+ * It sees the request at the router's one door (RequestObserver) and its answer on the way out (a
+ * sink that looks at the response, then passes it on). What the engine decided for a tool call
+ * (timeout, cancelled, panicked, overloaded) comes from the call's watch, so `error.type` can say
+ * it in weft's own words where the wire says only "isError" or -32603.
+ */
+import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
+import type { CallTrace } from '../engine/call-observer.js';
+import type { OutcomeKind } from '../engine/outcome.js';
+import { META } from '../protocol/eras.js';
+import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.js';
+import type { ObservedRequest, RequestObserver } from '../router/request-observer.js';
+import { argumentsDigest } from '../router/request-state.js';
+import type { MessageSink, Session } from '../router/session.js';
+import type { OtelApi } from './otel-api.js';
+import { ATTR, WEFT_ATTR, WEFT_ERROR } from './semconv.js';
+import { contextFromMeta } from './w3c-context.js';
+import type { WeftMetrics } from './weft-metrics.js';
+
+/** How a session's peer is reached, as its transport says (`network.*`). */
+export interface NetworkFacts {
+  transport: 'pipe' | 'tcp';
+  protocolName?: 'http' | 'websocket';
+}
+
+/** Outcomes that name themselves in `error.type`: the wire alone cannot tell them apart. */
+const OUTCOME_ERRORS: Partial<Record<OutcomeKind, string>> = {
+  timeout: WEFT_ERROR.timeout,
+  cancelled: WEFT_ERROR.cancelled,
+  panicked: WEFT_ERROR.panicked,
+  overloaded: WEFT_ERROR.overloaded,
+};
+
+export class RequestTelemetry implements RequestObserver {
+  readonly #otel: OtelApi;
+  readonly #tracer: Tracer | undefined;
+  readonly #metrics: WeftMetrics | undefined;
+  readonly #network = new WeakMap<Session, NetworkFacts>();
+
+  constructor(otel: OtelApi, tracer: Tracer | undefined, metrics: WeftMetrics | undefined) {
+    this.#otel = otel;
+    this.#tracer = tracer;
+    this.#metrics = metrics;
+  }
+
+  /** Records how `session`'s peer is reached, for the spans and metrics of its requests. */
+  network(session: Session, facts: NetworkFacts): void {
+    this.#network.set(session, facts);
+  }
+
+  networkOf(session: Session): NetworkFacts | undefined {
+    return this.#network.get(session);
+  }
+
+  start(session: Session, request: JsonRpcRequest, sink: MessageSink): ObservedRequest {
+    const params = request.params ?? {};
+    const { method } = request;
+    const meta = params._meta as Record<string, unknown> | undefined;
+    const modernVersion = typeof meta === 'object' && meta !== null ? meta[META.protocolVersion] : undefined;
+    const version =
+      typeof modernVersion === 'string'
+        ? modernVersion
+        : (session.protocolVersion ?? (method === 'initialize' ? params.protocolVersion : undefined));
+    // What the conventions measure by: low-cardinality attributes only (no ids).
+    const shared: Attributes = { [ATTR.mcpMethodName]: method };
+    let target: string | undefined;
+    if ((method === 'tools/call' || method === 'prompts/get') && typeof params.name === 'string') {
+      target = params.name;
+      shared[method === 'tools/call' ? ATTR.genAiToolName : ATTR.genAiPromptName] = target;
+      if (method === 'tools/call') shared[ATTR.genAiOperationName] = 'execute_tool';
+    }
+    if (typeof version === 'string') shared[ATTR.mcpProtocolVersion] = version;
+    const network = this.#network.get(session);
+    if (network) {
+      shared[ATTR.networkTransport] = network.transport;
+      if (network.protocolName) shared[ATTR.networkProtocolName] = network.protocolName;
+    }
+    let span: Span | undefined;
+    let context: Context | undefined;
+    if (this.#tracer !== undefined) {
+      const otel = this.#otel;
+      const attributes: Attributes = { ...shared, [ATTR.jsonrpcRequestId]: String(request.id) };
+      if (session.id !== undefined && typeof modernVersion !== 'string')
+        attributes[ATTR.mcpSessionId] = session.id;
+      if (method.startsWith('resources/') && typeof params.uri === 'string')
+        attributes[ATTR.mcpResourceUri] = params.uri;
+      if (typeof params.requestState === 'string')
+        attributes[WEFT_ATTR.mrtrChain] = roundChain(method, params);
+      const ambient = otel.context.active();
+      const fromMeta = contextFromMeta(otel, otel.ROOT_CONTEXT, meta);
+      const links: Link[] = [];
+      const ambientSpan = fromMeta === undefined ? undefined : otel.trace.getSpan(ambient);
+      if (ambientSpan !== undefined && otel.isSpanContextValid(ambientSpan.spanContext())) {
+        links.push({ context: ambientSpan.spanContext() });
+      }
+      const parent = fromMeta ?? ambient;
+      span = this.#tracer.startSpan(
+        target === undefined ? method : `${method} ${target}`,
+        { kind: otel.SpanKind.SERVER, attributes, links },
+        parent,
+      );
+      context = otel.trace.setSpan(parent, span);
+    }
+    return new Observation(this.#otel, request, sink, shared, span, context, this.#metrics);
+  }
+}
+
+/**
+ * What the rounds of one multi-round request have in common, as a span attribute: every round of
+ * it must carry the same method, target and arguments (the sealed requestState checks it), so a
+ * digest of those ties the rounds together whatever the client does with trace context. Two
+ * clients making the very same call share it: their traces tell them apart.
+ */
+function roundChain(method: string, params: Record<string, unknown>): string {
+  const target = method === 'resources/read' ? params.uri : params.name;
+  return argumentsDigest({ method, target, arguments: params.arguments ?? null }).slice(0, 16);
+}
+
+/** One observed request: its span (when tracing), its measurement, its answer. */
+class Observation implements ObservedRequest {
+  readonly sink: MessageSink;
+  readonly trace: CallTrace;
+  /** What the engine decided for this request's tool call, when it ran one. */
+  outcome: OutcomeKind | undefined;
+  /** The span and context calls made for this request hang from (undefined: not tracing). */
+  readonly span: Span | undefined;
+  readonly context: Context | undefined;
+  readonly #otel: OtelApi;
+  readonly #request: JsonRpcRequest;
+  readonly #attributes: Attributes;
+  readonly #metrics: WeftMetrics | undefined;
+  readonly #startedAt = performance.now();
+  #errorCode: number | undefined;
+  #errorMessage: string | undefined;
+  #toolError = false;
+  #answered = false;
+  #ended = false;
+
+  constructor(
+    otel: OtelApi,
+    request: JsonRpcRequest,
+    sink: MessageSink,
+    attributes: Attributes,
+    span: Span | undefined,
+    context: Context | undefined,
+    metrics: WeftMetrics | undefined,
+  ) {
+    this.#otel = otel;
+    this.#request = request;
+    this.#attributes = attributes;
+    this.span = span;
+    this.context = context;
+    this.#metrics = metrics;
+    this.trace = { request: this };
+    const watched: MessageSink = {
+      send: (message) => {
+        if (!this.#answered) this.#see(message);
+        sink.send(message);
+      },
+    };
+    if (sink.backlogBytes) watched.backlogBytes = () => sink.backlogBytes?.() ?? 0;
+    this.sink = watched;
+  }
+
+  run(dispatch: () => Promise<void> | undefined): Promise<void> | undefined {
+    const done = this.context === undefined ? dispatch() : this.#otel.context.with(this.context, dispatch);
+    if (done === undefined) {
+      this.#end();
+      return undefined;
+    }
+    return done.then(
+      () => this.#end(),
+      (error: unknown) => {
+        this.#end();
+        throw error;
+      },
+    );
+  }
+
+  /** The request's own answer (not a notification, not a request the server sends the client). */
+  #see(message: JsonRpcMessage | JsonRpcMessage[]): void {
+    if (Array.isArray(message) || 'method' in message || !('id' in message)) return;
+    if (message.id !== this.#request.id) return;
+    this.#answered = true;
+    if ('error' in message) {
+      this.#errorCode = message.error.code;
+      this.#errorMessage = message.error.message;
+      return;
+    }
+    const result = message.result as { isError?: unknown; requestState?: unknown } | undefined;
+    if (result?.isError === true) this.#toolError = true;
+    // A first round that asks for input starts a chain its retries will share (see roundChain).
+    const params = this.#request.params ?? {};
+    if (
+      this.span !== undefined &&
+      typeof result?.requestState === 'string' &&
+      params.requestState === undefined
+    ) {
+      this.span.setAttribute(WEFT_ATTR.mrtrChain, roundChain(this.#request.method, params));
+    }
+  }
+
+  #end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    const attributes = this.#attributes;
+    let errorType: string | undefined;
+    if (this.#errorCode !== undefined) {
+      attributes[ATTR.rpcResponseStatusCode] = String(this.#errorCode);
+      errorType = String(this.#errorCode);
+    } else if (this.#toolError) {
+      errorType = WEFT_ERROR.toolError;
+    } else if (!this.#answered && this.outcome === undefined) {
+      errorType = WEFT_ERROR.cancelled; // nothing was sent: the client cancelled it
+    }
+    const own = this.outcome === undefined ? undefined : OUTCOME_ERRORS[this.outcome];
+    if (own !== undefined) errorType = own;
+    if (errorType !== undefined) attributes[ATTR.errorType] = errorType;
+    const span = this.span;
+    if (span !== undefined) {
+      span.setAttributes(attributes);
+      if (errorType !== undefined) {
+        span.setStatus({
+          code: this.#otel.SpanStatusCode.ERROR,
+          message:
+            this.#errorMessage ?? own ?? (this.#toolError ? 'The tool returned an error result' : errorType),
+        });
+      }
+      span.end();
+    }
+    this.#metrics?.operationDuration.record((performance.now() - this.#startedAt) / 1000, attributes);
+  }
+}
+
+/** The observation a call's trace names (the engine passes it through untouched). */
+export function observationOf(trace: CallTrace | undefined):
+  | {
+      outcome: OutcomeKind | undefined;
+      readonly span: Span | undefined;
+      readonly context: Context | undefined;
+    }
+  | undefined {
+  const request = trace?.request;
+  return request instanceof Observation ? request : undefined;
+}

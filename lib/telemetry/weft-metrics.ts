@@ -1,0 +1,104 @@
+/**
+ * The instruments weft records on: the MCP conventions' two durations and weft's own (queue wait,
+ * run time, calls in flight, outcomes, pool threads busy, fleet queue depth, tasks by status).
+ * The table of names, units and attributes is in the README's Telemetry section.
+ *
+ * Made once per server from the application's meter provider. The gauges read the engine when the
+ * application's reader collects, so they cost nothing between collections.
+ */
+import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from '@opentelemetry/api';
+import { CALL_BUCKETS, DURATION_BUCKETS, METRIC } from './semconv.js';
+
+/** Calls in flight for one set of attributes (a tool on an executor). */
+export interface InFlightCount {
+  readonly attributes: Attributes;
+  readonly inFlight: number;
+}
+
+/** What the gauges read, when a reader collects. */
+export interface GaugeSources {
+  /** Thread slots held by running (or dying) blocking calls. */
+  threadsBusy?: () => number;
+  /** Jobs waiting in the fleet queue; undefined when there is no fleet or it is unreachable. */
+  fleetQueueDepth?: () => Promise<number | undefined>;
+}
+
+export class WeftMetrics {
+  readonly operationDuration: Histogram;
+  readonly sessionDuration: Histogram;
+  readonly queueWait: Histogram;
+  readonly runTime: Histogram;
+  readonly outcomes: Counter;
+  readonly tasks: UpDownCounter;
+
+  readonly #meter: Meter;
+
+  constructor(meter: Meter, sources: GaugeSources) {
+    this.#meter = meter;
+    const seconds = (name: string, description: string, buckets: number[]) =>
+      meter.createHistogram(name, { unit: 's', description, advice: { explicitBucketBoundaries: buckets } });
+    this.operationDuration = seconds(
+      METRIC.operationDuration,
+      'Duration of the MCP request or notification as observed on the receiver from the time it was received until the result or ack is sent.',
+      DURATION_BUCKETS,
+    );
+    this.sessionDuration = seconds(
+      METRIC.sessionDuration,
+      'The duration of the MCP session as observed on the MCP server.',
+      DURATION_BUCKETS,
+    );
+    this.queueWait = seconds(
+      METRIC.queueWait,
+      "How long a tool call waited for a slot (a pool thread or the tool's concurrency) before it started.",
+      CALL_BUCKETS,
+    );
+    this.runTime = seconds(
+      METRIC.runTime,
+      'How long a tool call ran, from its start to its outcome, per tool, executor and outcome.',
+      CALL_BUCKETS,
+    );
+    this.outcomes = meter.createCounter(METRIC.outcomes, {
+      unit: '{call}',
+      description: 'Tool calls ended, per tool, executor and outcome.',
+    });
+    this.tasks = meter.createUpDownCounter(METRIC.tasks, {
+      unit: '{task}',
+      description: 'Tasks of this server in each status (terminal ones count up until the server stops).',
+    });
+    const { threadsBusy, fleetQueueDepth } = sources;
+    if (threadsBusy) {
+      meter
+        .createObservableGauge(METRIC.threadsBusy, {
+          unit: '{thread}',
+          description: 'Pool thread slots held by running blocking calls (a dying thread holds its slot).',
+        })
+        .addCallback((result) => result.observe(threadsBusy()));
+    }
+    if (fleetQueueDepth) {
+      meter
+        .createObservableGauge(METRIC.fleetQueueDepth, {
+          unit: '{job}',
+          description: 'Jobs waiting in the fleet queue for a worker.',
+        })
+        .addCallback(async (result) => {
+          const depth = await fleetQueueDepth().catch(() => undefined);
+          if (depth !== undefined) result.observe(depth);
+        });
+    }
+  }
+
+  /**
+   * `weft.calls.in_flight`, read from counts the caller keeps in plain numbers: observed when a
+   * reader collects rather than added to twice per call (two attribute lookups in the SDK each).
+   */
+  observeCallsInFlight(read: () => Iterable<InFlightCount>): void {
+    this.#meter
+      .createObservableUpDownCounter(METRIC.callsInFlight, {
+        unit: '{call}',
+        description: 'Tool calls in the engine now, waiting or running.',
+      })
+      .addCallback((result) => {
+        for (const count of read()) result.observe(count.inFlight, count.attributes);
+      });
+  }
+}
