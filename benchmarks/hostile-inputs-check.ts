@@ -91,7 +91,7 @@ const median = (run: () => Promise<void> | void) => async () => {
   times.sort((a, b) => a - b);
   return `median ${times[ROUNDS >> 1]!.toFixed(2)} ms, worst ${times.at(-1)!.toFixed(2)} ms`;
 };
-const routing = { knows: () => true, headerParamsOf: () => [] };
+const routing = { knows: () => true, headerParamsOf: () => [], requiredScopes: () => undefined };
 const headerCost = median(() => {
   checkModernRequest(
     { 'mcp-protocol-version': spaces(15_500), 'mcp-method': 'tools/list' },
