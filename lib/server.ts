@@ -8,7 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import { makePrincipal, type Principal } from './auth/principal.js';
+import type { Principal } from './auth/principal.js';
+import { stdioPrincipal } from './auth/stdio-principal.js';
 import { callPeer, resourceUpdatedNotification, type ServerParts } from './context-views.js';
 import { Engine } from './engine/engine.js';
 import type { CallerHolding } from './engine/fair-queue.js';
@@ -35,6 +36,7 @@ import { addPromptMethods } from './router/prompt-methods.js';
 import { RequestStateSeal } from './router/request-state.js';
 import { addResourceMethods } from './router/resource-methods.js';
 import { Router } from './router/router.js';
+import { requiredScopesOf } from './router/scope-check.js';
 import type { ServerIdentity } from './router/server-identity.js';
 import { type MessageSink, Session } from './router/session.js';
 import { addSkillMethods } from './router/skill-methods.js';
@@ -47,7 +49,6 @@ import {
   checkServerOptions,
   type ListenOptions,
   type McpServerOptions,
-  type StdioListenOptions,
   sharedCountsOf,
 } from './server-options.js';
 import { SkillCatalog, SkillRegistrationError } from './skills/skill-catalog.js';
@@ -103,7 +104,12 @@ export class McpServer {
   readonly #httpRouting: ModernRouting = {
     knows: (method, era) => this.#router.knows(method, era),
     headerParamsOf: (name) => this.#registry.get(name)?.headerParams,
-    requiredScopes: (method, params) => this.#requiredScopes(method, params),
+    requiredScopes: (method, params) =>
+      requiredScopesOf(method, params, {
+        toolScopes: (name) => this.#registry.get(name)?.scopes,
+        promptScopes: (name) => this.#prompts.scopesOf(name),
+        resourceScopes: (uri) => this.#resources.scopesOf(uri),
+      }),
   };
   readonly #wsTransports: WebSocketTransport[] = [];
   readonly #mounts: MountedUpstream[] = [];
@@ -541,27 +547,6 @@ export class McpServer {
     await Promise.all([...this.#httpTransports, ...this.#wsTransports].map((transport) => transport.close()));
   }
 
-  /** The scopes the primitive a request targets requires (for the HTTP door's 403, before dispatch). */
-  #requiredScopes(
-    method: string,
-    params: Record<string, unknown> | undefined,
-  ): readonly string[] | undefined {
-    const target =
-      method === 'resources/read' || method === 'resources/subscribe' ? params?.uri : params?.name;
-    if (typeof target !== 'string') return undefined;
-    switch (method) {
-      case 'tools/call':
-        return this.#registry.get(target)?.scopes;
-      case 'prompts/get':
-        return this.#prompts.scopesOf(target);
-      case 'resources/read':
-      case 'resources/subscribe':
-        return this.#resources.scopesOf(target);
-      default:
-        return undefined;
-    }
-  }
-
   #capabilities(): Record<string, unknown> {
     return serverCapabilities(this.#registry, this.#resources, this.#prompts, this.#extensions);
   }
@@ -574,23 +559,4 @@ export class McpServer {
     }
     this.#listens.listChanged(kind);
   }
-}
-
-/** The fixed principal of `listen({ stdio: { principal } })`, checked and frozen; undefined for `true`. */
-function stdioPrincipal(stdio: true | StdioListenOptions): Principal | undefined {
-  if (stdio === true) return undefined;
-  if (typeof stdio !== 'object' || stdio === null) {
-    throw new TypeError('listen: stdio must be true or { principal }');
-  }
-  for (const key of Object.keys(stdio)) {
-    if (key !== 'principal') throw new TypeError(`listen: unknown stdio option "${key}". Known: principal`);
-  }
-  const { principal } = stdio;
-  if (principal === undefined) return undefined;
-  if (typeof principal?.subject !== 'string' || principal.subject === '') {
-    throw new TypeError(
-      'listen: stdio.principal must be a principal with a subject, e.g. makePrincipal({ subject: "local-user", scopes: [...] })',
-    );
-  }
-  return makePrincipal({ ...principal, claims: { ...principal.claims } });
 }

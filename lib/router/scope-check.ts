@@ -34,3 +34,32 @@ export function visibleEntries<T extends { readonly scopes: readonly string[] }>
   if (entries.every((entry) => entry.scopes.length === 0)) return entries;
   return entries.filter((entry) => holdsScopes(principal, entry.scopes));
 }
+
+/** What knows the scopes of each kind of primitive (the registries). */
+export interface ScopesOfPrimitives {
+  toolScopes(name: string): readonly string[] | undefined;
+  promptScopes(name: string): readonly string[] | undefined;
+  resourceScopes(uri: string): readonly string[] | undefined;
+}
+
+/**
+ * The scopes the primitive a request targets requires, read from its method and params alone: what
+ * the HTTP door asks before dispatch, so a caller lacking them gets its 403 before anything runs.
+ */
+export function requiredScopesOf(
+  method: string,
+  params: Record<string, unknown> | undefined,
+  primitives: ScopesOfPrimitives,
+): readonly string[] | undefined {
+  switch (method) {
+    case 'tools/call':
+      return typeof params?.name === 'string' ? primitives.toolScopes(params.name) : undefined;
+    case 'prompts/get':
+      return typeof params?.name === 'string' ? primitives.promptScopes(params.name) : undefined;
+    case 'resources/read':
+    case 'resources/subscribe':
+      return typeof params?.uri === 'string' ? primitives.resourceScopes(params.uri) : undefined;
+    default:
+      return undefined;
+  }
+}
