@@ -36,7 +36,7 @@ import { addPromptMethods } from './router/prompt-methods.js';
 import { RequestStateSeal } from './router/request-state.js';
 import { addResourceMethods } from './router/resource-methods.js';
 import { Router } from './router/router.js';
-import { requiredScopesOf } from './router/scope-check.js';
+import { requiredScopesOf, type ScopesOfPrimitives } from './router/scope-check.js';
 import type { ServerIdentity } from './router/server-identity.js';
 import { type MessageSink, Session } from './router/session.js';
 import { addSkillMethods } from './router/skill-methods.js';
@@ -104,12 +104,13 @@ export class McpServer {
   readonly #httpRouting: ModernRouting = {
     knows: (method, era) => this.#router.knows(method, era),
     headerParamsOf: (name) => this.#registry.get(name)?.headerParams,
-    requiredScopes: (method, params) =>
-      requiredScopesOf(method, params, {
-        toolScopes: (name) => this.#registry.get(name)?.scopes,
-        promptScopes: (name) => this.#prompts.scopesOf(name),
-        resourceScopes: (uri) => this.#resources.scopesOf(uri),
-      }),
+    requiredScopes: (method, params) => requiredScopesOf(method, params, this.#scopesOfPrimitives),
+  };
+  /** Where the HTTP door reads the scopes a request's primitive requires. */
+  readonly #scopesOfPrimitives: ScopesOfPrimitives = {
+    toolScopes: (name) => this.#registry.get(name)?.scopes,
+    promptScopes: (name) => this.#prompts.scopesOf(name),
+    resourceScopes: (uri) => this.#resources.scopesOf(uri),
   };
   readonly #wsTransports: WebSocketTransport[] = [];
   readonly #mounts: MountedUpstream[] = [];

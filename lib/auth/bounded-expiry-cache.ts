@@ -4,11 +4,17 @@
  * expires. Bounded: past `maxEntries` the oldest entry goes, so a flood of distinct tokens costs
  * verifications, never memory.
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
+
+/** Node's one-shot digest (20.12 and later): a third of createHash's cost on a token's few hundred bytes. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'base64url') => string })
+  .hash;
 
 /** The cache key of a token: its SHA-256, base64url. */
 export function tokenDigest(token: string): string {
-  return createHash('sha256').update(token).digest('base64url');
+  return oneShot
+    ? oneShot('sha256', token, 'base64url')
+    : crypto.createHash('sha256').update(token).digest('base64url');
 }
 
 export class BoundedExpiryCache<T> {

@@ -32,7 +32,8 @@ import { TokenIntrospection } from './token-introspection.js';
 import { principalFromClaims } from './token-principal.js';
 
 export interface OAuthResourceServer extends AuthHook {
-  (request: IncomingMessage): Promise<AuthVerdict>;
+  /** Synchronous for a token already verified (the hot path); a promise while one is verified. */
+  (request: IncomingMessage): AuthVerdict | Promise<AuthVerdict>;
   insufficientScope(scopes: readonly string[], request: IncomingMessage): AuthRefusal;
   resourceMetadata(request: IncomingMessage, endpointPath: string): ProtectedResourceMetadata | undefined;
   /** The scopes this resource publishes, when given (registrations may be checked against them). */
@@ -79,7 +80,9 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
     options.cacheMaxEntries ?? 10_000,
   );
 
-  const resourceOf = (request: IncomingMessage, endpointPath: string) =>
+  // The request's path is read only when the audience comes from the request: a fixed audience
+  // (the usual deployment) costs nothing per request.
+  const resourceOf = (request: IncomingMessage, endpointPath = requestPath(request)) =>
     fixedAudience ?? canonicalUrlOf(request, endpointPath);
 
   const unauthorized = (
@@ -121,8 +124,31 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
     return { invalid: 'the token is not a JWT and this server has no introspection configured' };
   };
 
-  const hook = async (request: IncomingMessage): Promise<AuthVerdict> => {
-    const resource = resourceOf(request, requestPath(request));
+  /** Verifies a token not in the cache, then remembers it until its `exp`. */
+  const verifyAndRemember = async (token: string, key: string, resource: string): Promise<AuthVerdict> => {
+    const verdict = await check(token, resource);
+    if ('invalid' in verdict)
+      return unauthorized(resource, `Invalid access token: ${verdict.invalid}`, 'invalid_token');
+    const principal = principalFromClaims(verdict.claims);
+    if (principal === undefined) {
+      return unauthorized(resource, 'Invalid access token: it names no subject or client', 'invalid_token');
+    }
+    rememberAccessToken(principal, token);
+    // Verified tokens carry exp (required above): they are remembered exactly until then.
+    verified.set(key, { principal, audience: resource }, principal.expiresAt ?? 0);
+    return scopedVerdict(principal, resource);
+  };
+
+  const scopedVerdict = (principal: Principal, resource: string): AuthVerdict => {
+    const missing = requiredScopes.filter((scope) => !principal.scopes.includes(scope));
+    if (missing.length > 0) return insufficient(resource, requiredScopes);
+    return { principal };
+  };
+
+  // Not async: a token already verified is answered in the same turn (the hot path), and only a
+  // verification returns a promise.
+  const hook = (request: IncomingMessage): AuthVerdict | Promise<AuthVerdict> => {
+    const resource = resourceOf(request);
     if (resource === undefined) {
       return {
         status: 401,
@@ -149,30 +175,15 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
     }
     const token = match[1]!;
     const key = tokenDigest(token);
-    let principal: Principal | undefined;
     const cached = verified.get(key);
-    if (cached !== undefined && cached.audience === resource) {
-      principal = cached.principal;
-    } else {
-      const verdict = await check(token, resource);
-      if ('invalid' in verdict)
-        return unauthorized(resource, `Invalid access token: ${verdict.invalid}`, 'invalid_token');
-      principal = principalFromClaims(verdict.claims);
-      if (principal === undefined) {
-        return unauthorized(resource, 'Invalid access token: it names no subject or client', 'invalid_token');
-      }
-      rememberAccessToken(principal, token);
-      // Verified tokens carry exp (required above): they are remembered exactly until then.
-      verified.set(key, { principal, audience: resource }, principal.expiresAt ?? 0);
-    }
-    const missing = requiredScopes.filter((scope) => !principal.scopes.includes(scope));
-    if (missing.length > 0) return insufficient(resource, requiredScopes);
-    return { principal };
+    if (cached !== undefined && cached.audience === resource)
+      return scopedVerdict(cached.principal, resource);
+    return verifyAndRemember(token, key, resource);
   };
 
   return Object.assign(hook, {
     insufficientScope(scopes: readonly string[], request: IncomingMessage): AuthRefusal {
-      const resource = resourceOf(request, requestPath(request));
+      const resource = resourceOf(request);
       if (resource === undefined)
         return { status: 403, message: `This operation needs scopes ${scopes.join(' ')}` };
       return insufficient(resource, scopes);

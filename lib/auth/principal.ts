@@ -24,8 +24,16 @@ export interface Principal {
 
 /** What makes two principals the same caller: issuer + subject, in one string. */
 export function principalKey(principal: Principal): string {
-  return JSON.stringify([principal.issuer ?? '', principal.subject]);
+  let key = keys.get(principal);
+  if (key === undefined) {
+    key = JSON.stringify([principal.issuer ?? '', principal.subject]);
+    keys.set(principal, key);
+  }
+  return key;
 }
+
+/** Principals are frozen and long-lived (one per verified token): their key is worked out once. */
+const keys = new WeakMap<Principal, string>();
 
 /** Whether two (possibly absent) principals are the same caller; two absent ones are. */
 export function samePrincipal(a: Principal | undefined, b: Principal | undefined): boolean {

@@ -44,20 +44,35 @@ export interface AuthHook {
  * is not a verdict becomes a refusal (500, "Authentication failed"), the detail logged. A throw that
  * escaped ws's upgrade handler used to be an uncaught exception, so any caller could stop the server.
  */
-export async function callAuthHook(
+export function callAuthHook(
   hook: AuthHook,
   request: IncomingMessage,
   logError: (message: string) => void,
-): Promise<AuthVerdict> {
-  let verdict: unknown;
+): AuthVerdict | Promise<AuthVerdict> {
+  let answer: unknown;
   try {
-    verdict = await hook(request);
+    answer = hook(request);
   } catch (error) {
-    logError(
-      `weft: the auth hook threw (${error instanceof Error ? error.message : String(error)}); refused with 500`,
-    );
-    return HOOK_FAILED;
+    return hookThrew(error, logError);
   }
+  // A hook that answers at once (a cached token) is answered in the same turn: no promise.
+  if (answer instanceof Promise) {
+    return answer.then(
+      (verdict) => checkedVerdict(verdict, logError),
+      (error) => hookThrew(error, logError),
+    );
+  }
+  return checkedVerdict(answer, logError);
+}
+
+function hookThrew(error: unknown, logError: (message: string) => void): AuthRefusal {
+  logError(
+    `weft: the auth hook threw (${error instanceof Error ? error.message : String(error)}); refused with 500`,
+  );
+  return HOOK_FAILED;
+}
+
+function checkedVerdict(verdict: unknown, logError: (message: string) => void): AuthVerdict {
   if (isVerdict(verdict)) return verdict;
   logError(
     `weft: the auth hook answered ${typeof verdict}, not true, { principal } or { status, message }; refused with 500`,

@@ -214,7 +214,9 @@ export class StreamableHttpTransport {
     // Who is calling, when the hook says: it travels with every message of this request.
     let principal: Principal | undefined;
     if (this.#options.auth) {
-      const verdict = await callAuthHook(this.#options.auth, request, this.#logError);
+      const answer = callAuthHook(this.#options.auth, request, this.#logError);
+      // A verdict given at once (a cached token) goes on in the same turn.
+      const verdict = answer instanceof Promise ? await answer : answer;
       if (!isAccepted(verdict)) {
         return reply(response, verdict.status, ErrorCode.InvalidRequest, verdict.message, verdict.headers);
       }

@@ -157,15 +157,17 @@ export class WebSocketTransport {
       return;
     }
     this.#upgrading++;
-    callAuthHook(this.#options.auth, request, this.#options.logError ?? logToStderr).then((verdict) => {
-      this.#upgrading--;
-      if (!isAccepted(verdict)) return done(false, verdict.status, verdict.message, verdict.headers);
-      if (verdict !== true) {
-        if (isExpired(verdict.principal)) return done(false, 401, 'The token has expired');
-        this.#principals.set(request, verdict.principal);
-      }
-      done(true);
-    });
+    Promise.resolve(callAuthHook(this.#options.auth, request, this.#options.logError ?? logToStderr)).then(
+      (verdict) => {
+        this.#upgrading--;
+        if (!isAccepted(verdict)) return done(false, verdict.status, verdict.message, verdict.headers);
+        if (verdict !== true) {
+          if (isExpired(verdict.principal)) return done(false, 401, 'The token has expired');
+          this.#principals.set(request, verdict.principal);
+        }
+        done(true);
+      },
+    );
   }
 
   #accept(socket: WebSocket, principal: Principal | undefined): void {
