@@ -42,16 +42,28 @@ describe('requestState across replicas, and refused when it cannot be trusted', 
   let second: ServerProcess;
   let stranger: ServerProcess;
   let shortLived: ServerProcess;
+  /** Every server that did start, so `after` stops them even when another failed to start. */
+  const started: ServerProcess[] = [];
   before(async () => {
-    [first, second, stranger, shortLived] = await Promise.all([
+    const starting = [
       startMrtrServer(['--state-key', KEY]),
       startMrtrServer(['--state-key', KEY]),
       startMrtrServer(),
       startMrtrServer(['--state-key', KEY, '--state-ttl', '300']),
-    ]);
+    ].map((server) =>
+      server.then((running) => {
+        started.push(running);
+        return running;
+      }),
+    );
+    const settled = await Promise.allSettled(starting);
+    const failed = settled.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+    const [a, b, c, d] = settled.map((result) => (result as PromiseFulfilledResult<ServerProcess>).value);
+    [first, second, stranger, shortLived] = [a!, b!, c!, d!];
   });
   after(async () => {
-    await Promise.all([first, second, stranger, shortLived].map((server) => server.stop()));
+    await Promise.all(started.map((server) => server.stop()));
   });
 
   it('round 1 on one replica, the rounds after it on the other: the call completes', async () => {
