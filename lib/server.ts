@@ -361,15 +361,7 @@ export class McpServer {
   handler(
     options: StreamableHttpOptions = {},
   ): (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void {
-    const connect = (sink: MessageSink, id?: string, principal?: Principal) =>
-      this.#open(sink, id, principal, HTTP);
-    const transport = new StreamableHttpTransport(connect, this.#httpRouting, {
-      maxBodyBytes: this.#options.maxMessageBytes,
-      logError: this.#logError,
-      ...options,
-    });
-    this.#httpTransports.push(transport);
-    return transport.handle;
+    return this.#httpTransport(options).handle;
   }
 
   /**
@@ -383,6 +375,19 @@ export class McpServer {
     this.#mounts.push(mounted);
     await mounted.start();
     return mounted;
+  }
+
+  /** A Streamable HTTP transport of this server (for `handler` and `listen`), kept for close(). */
+  #httpTransport(options: StreamableHttpOptions): StreamableHttpTransport {
+    const connect = (sink: MessageSink, id?: string, principal?: Principal) =>
+      this.#open(sink, id, principal, HTTP);
+    const transport = new StreamableHttpTransport(connect, this.#httpRouting, {
+      maxBodyBytes: this.#options.maxMessageBytes,
+      logError: this.#logError,
+      ...options,
+    });
+    this.#httpTransports.push(transport);
+    return transport;
   }
 
   /**
@@ -433,15 +438,7 @@ export class McpServer {
     }
     if (options.http) {
       const { port, host, ...rest } = options.http;
-      const connect = (sink: MessageSink, id?: string, principal?: Principal) =>
-        this.#open(sink, id, principal, HTTP);
-      const transport = new StreamableHttpTransport(connect, this.#httpRouting, {
-        maxBodyBytes: this.#options.maxMessageBytes,
-        logError: this.#logError,
-        ...rest,
-      });
-      this.#httpTransports.push(transport);
-      this.#addresses.http = await transport.listen(port, host);
+      this.#addresses.http = await this.#httpTransport(rest).listen(port, host);
     }
     if (options.ws) {
       const { port, host, ...rest } = options.ws;
