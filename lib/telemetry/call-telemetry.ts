@@ -26,7 +26,7 @@ import type { OtelApi } from './otel-api.js';
 import { ATTR, WEFT_ATTR } from './semconv.js';
 import { replaySpans } from './span-replay.js';
 import { carrierOf } from './w3c-context.js';
-import type { InFlightCount, WeftMetrics } from './weft-metrics.js';
+import type { CallCounts, WeftMetrics } from './weft-metrics.js';
 
 /**
  * What a call's CallTrace.request is to telemetry: the request's observation (request-telemetry),
@@ -45,24 +45,31 @@ function hostOf(request: unknown): TraceHost | undefined {
 
 /**
  * The attributes of one tool on one executor, made once and reused by every call (the SDK looks
- * attribute sets up on each record; weft need not build them anew too), and its calls in flight.
+ * attribute sets up on each record; weft need not build them anew too), its calls in flight and
+ * its calls ended per outcome.
  */
-class CallKey implements InFlightCount {
+class CallKey implements CallCounts {
   readonly attributes: Attributes;
-  readonly #ended = new Map<OutcomeKind, Attributes>();
+  readonly #byOutcome = new Map<OutcomeKind, { readonly attributes: Attributes; count: number }>();
   inFlight = 0;
 
   constructor(tool: string, executor: ExecutorKind) {
     this.attributes = { [ATTR.genAiToolName]: tool, [WEFT_ATTR.executor]: executor };
   }
 
-  ended(outcome: OutcomeKind): Attributes {
-    let attributes = this.#ended.get(outcome);
-    if (attributes === undefined) {
-      attributes = { ...this.attributes, [WEFT_ATTR.outcome]: outcome };
-      this.#ended.set(outcome, attributes);
+  /** Counts one call ended with `outcome`, and gives the attributes to record it under. */
+  end(outcome: OutcomeKind): Attributes {
+    let entry = this.#byOutcome.get(outcome);
+    if (entry === undefined) {
+      entry = { attributes: { ...this.attributes, [WEFT_ATTR.outcome]: outcome }, count: 0 };
+      this.#byOutcome.set(outcome, entry);
     }
-    return attributes;
+    entry.count++;
+    return entry.attributes;
+  }
+
+  *ended(): Iterable<readonly [Attributes, number]> {
+    for (const { attributes, count } of this.#byOutcome.values()) yield [attributes, count];
   }
 }
 
@@ -76,7 +83,7 @@ export class CallTelemetry implements CallObserver {
     this.#otel = otel;
     this.#tracer = tracer;
     this.#metrics = metrics;
-    metrics?.observeCallsInFlight(() => this.#keys.values());
+    metrics?.observeCalls(() => this.#keys.values());
   }
 
   begin(call: EngineCall, executor: ExecutorKind): CallWatch {
@@ -220,12 +227,11 @@ class Watch implements CallWatch {
     }
     const metrics = this.#metrics;
     if (metrics === undefined) return;
-    const ended = this.#key.ended(kind);
+    const ended = this.#key.end(kind);
     // A call that never started (overloaded, cancelled in the queue) has no run time.
     if (this.#startedAt !== undefined && kind !== 'overloaded') {
       metrics.runTime.record((now - this.#startedAt) / 1000, ended);
     }
-    metrics.outcomes.add(1, ended);
   }
 }
 

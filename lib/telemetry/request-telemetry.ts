@@ -222,8 +222,11 @@ class Observation implements ObservedRequest {
     if (errorType !== undefined) attributes[ATTR.errorType] = errorType;
     const span = this.span;
     if (span !== undefined) {
-      span.setAttributes(attributes);
+      // The span has the shared attributes from its start: only what the answer told is new.
+      if (this.#errorCode !== undefined)
+        span.setAttribute(ATTR.rpcResponseStatusCode, String(this.#errorCode));
       if (errorType !== undefined) {
+        span.setAttribute(ATTR.errorType, errorType);
         span.setStatus({
           code: this.#otel.SpanStatusCode.ERROR,
           message:

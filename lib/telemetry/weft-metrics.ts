@@ -6,13 +6,15 @@
  * Made once per server from the application's meter provider. The gauges read the engine when the
  * application's reader collects, so they cost nothing between collections.
  */
-import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from '@opentelemetry/api';
+import type { Attributes, Histogram, Meter, UpDownCounter } from '@opentelemetry/api';
 import { CALL_BUCKETS, DURATION_BUCKETS, METRIC } from './semconv.js';
 
-/** Calls in flight for one set of attributes (a tool on an executor). */
-export interface InFlightCount {
+/** Calls in flight for one set of attributes (a tool on an executor), and those ended per outcome. */
+export interface CallCounts {
   readonly attributes: Attributes;
   readonly inFlight: number;
+  /** Calls ended so far, with the attributes (tool, executor, outcome) to report them under. */
+  ended(): Iterable<readonly [Attributes, number]>;
 }
 
 /** What the gauges read, when a reader collects. */
@@ -28,7 +30,6 @@ export class WeftMetrics {
   readonly sessionDuration: Histogram;
   readonly queueWait: Histogram;
   readonly runTime: Histogram;
-  readonly outcomes: Counter;
   readonly tasks: UpDownCounter;
 
   readonly #meter: Meter;
@@ -57,10 +58,6 @@ export class WeftMetrics {
       'How long a tool call ran, from its start to its outcome, per tool, executor and outcome.',
       CALL_BUCKETS,
     );
-    this.outcomes = meter.createCounter(METRIC.outcomes, {
-      unit: '{call}',
-      description: 'Tool calls ended, per tool, executor and outcome.',
-    });
     this.tasks = meter.createUpDownCounter(METRIC.tasks, {
       unit: '{task}',
       description: 'Tasks of this server in each status (terminal ones count up until the server stops).',
@@ -88,10 +85,11 @@ export class WeftMetrics {
   }
 
   /**
-   * `weft.calls.in_flight`, read from counts the caller keeps in plain numbers: observed when a
-   * reader collects rather than added to twice per call (two attribute lookups in the SDK each).
+   * `weft.calls.in_flight` and `weft.call.outcomes`, read from counts the caller keeps in plain
+   * numbers: observed when a reader collects rather than added to per call, since the SDK hashes
+   * the attribute set of every measurement (about 1.5 us each, as much as a third of an inline call).
    */
-  observeCallsInFlight(read: () => Iterable<InFlightCount>): void {
+  observeCalls(read: () => Iterable<CallCounts>): void {
     this.#meter
       .createObservableUpDownCounter(METRIC.callsInFlight, {
         unit: '{call}',
@@ -99,6 +97,14 @@ export class WeftMetrics {
       })
       .addCallback((result) => {
         for (const count of read()) result.observe(count.inFlight, count.attributes);
+      });
+    this.#meter
+      .createObservableCounter(METRIC.outcomes, {
+        unit: '{call}',
+        description: 'Tool calls ended, per tool, executor and outcome.',
+      })
+      .addCallback((result) => {
+        for (const count of read()) for (const [attributes, n] of count.ended()) result.observe(n, attributes);
       });
   }
 }
