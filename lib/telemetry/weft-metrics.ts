@@ -104,7 +104,8 @@ export class WeftMetrics {
         description: 'Tool calls ended, per tool, executor and outcome.',
       })
       .addCallback((result) => {
-        for (const count of read()) for (const [attributes, n] of count.ended()) result.observe(n, attributes);
+        for (const count of read())
+          for (const [attributes, n] of count.ended()) result.observe(n, attributes);
       });
   }
 }
