@@ -8,7 +8,7 @@
  * (timeout, cancelled, panicked, overloaded) comes from the call's watch, so `error.type` can say
  * it in weft's own words where the wire says only "isError" or -32603.
  */
-import type { Attributes, Context, Link, Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Span, SpanOptions, Tracer } from '@opentelemetry/api';
 import type { CallTrace } from '../engine/call-observer.js';
 import type { OutcomeKind } from '../engine/outcome.js';
 import { META } from '../protocol/eras.js';
@@ -27,6 +27,9 @@ export interface NetworkFacts {
   protocolName?: 'http' | 'websocket';
 }
 
+/** How many distinct measured attribute sets are kept for reuse (see #measuredBy). */
+const MEASURED_SETS = 1024;
+
 /** Outcomes that name themselves in `error.type`: the wire alone cannot tell them apart. */
 const OUTCOME_ERRORS: Partial<Record<OutcomeKind, string>> = {
   timeout: WEFT_ERROR.timeout,
@@ -40,6 +43,7 @@ export class RequestTelemetry implements RequestObserver {
   readonly #tracer: Tracer | undefined;
   readonly #metrics: WeftMetrics | undefined;
   readonly #network = new WeakMap<Session, NetworkFacts>();
+  readonly #measured = new Map<string, Attributes>();
 
   constructor(otel: OtelApi, tracer: Tracer | undefined, metrics: WeftMetrics | undefined) {
     this.#otel = otel;
@@ -56,6 +60,36 @@ export class RequestTelemetry implements RequestObserver {
     return this.#network.get(session);
   }
 
+  /**
+   * What the conventions measure by (low-cardinality attributes only, no ids), one shared frozen
+   * object per combination: most requests repeat a handful of them, and each new object is
+   * garbage the collector pays for. Names come from clients, so the cache is bounded; past it,
+   * each request gets an object of its own.
+   */
+  #measuredBy(
+    method: string,
+    target: string | undefined,
+    version: unknown,
+    network: NetworkFacts | undefined,
+  ): Attributes {
+    const key = `${method}\u0000${target ?? ''}\u0000${String(version)}\u0000${network?.transport ?? ''}\u0000${network?.protocolName ?? ''}`;
+    const known = this.#measured.get(key);
+    if (known !== undefined) return known;
+    const attributes: Attributes = { [ATTR.mcpMethodName]: method };
+    if (target !== undefined) {
+      attributes[method === 'tools/call' ? ATTR.genAiToolName : ATTR.genAiPromptName] = target;
+      if (method === 'tools/call') attributes[ATTR.genAiOperationName] = 'execute_tool';
+    }
+    if (typeof version === 'string') attributes[ATTR.mcpProtocolVersion] = version;
+    if (network) {
+      attributes[ATTR.networkTransport] = network.transport;
+      if (network.protocolName) attributes[ATTR.networkProtocolName] = network.protocolName;
+    }
+    Object.freeze(attributes);
+    if (this.#measured.size < MEASURED_SETS) this.#measured.set(key, attributes);
+    return attributes;
+  }
+
   start(session: Session, request: JsonRpcRequest, sink: MessageSink): ObservedRequest {
     const params = request.params ?? {};
     const { method } = request;
@@ -65,20 +99,11 @@ export class RequestTelemetry implements RequestObserver {
       typeof modernVersion === 'string'
         ? modernVersion
         : (session.protocolVersion ?? (method === 'initialize' ? params.protocolVersion : undefined));
-    // What the conventions measure by: low-cardinality attributes only (no ids).
-    const shared: Attributes = { [ATTR.mcpMethodName]: method };
     let target: string | undefined;
     if ((method === 'tools/call' || method === 'prompts/get') && typeof params.name === 'string') {
       target = params.name;
-      shared[method === 'tools/call' ? ATTR.genAiToolName : ATTR.genAiPromptName] = target;
-      if (method === 'tools/call') shared[ATTR.genAiOperationName] = 'execute_tool';
     }
-    if (typeof version === 'string') shared[ATTR.mcpProtocolVersion] = version;
-    const network = this.#network.get(session);
-    if (network) {
-      shared[ATTR.networkTransport] = network.transport;
-      if (network.protocolName) shared[ATTR.networkProtocolName] = network.protocolName;
-    }
+    const shared = this.#measuredBy(method, target, version, this.#network.get(session));
     let span: Span | undefined;
     let context: Context | undefined;
     if (this.#tracer !== undefined) {
@@ -92,17 +117,13 @@ export class RequestTelemetry implements RequestObserver {
         attributes[WEFT_ATTR.mrtrChain] = roundChain(method, params);
       const ambient = otel.context.active();
       const fromMeta = contextFromMeta(otel, otel.ROOT_CONTEXT, meta);
-      const links: Link[] = [];
+      const options: SpanOptions = { kind: otel.SpanKind.SERVER, attributes };
       const ambientSpan = fromMeta === undefined ? undefined : otel.trace.getSpan(ambient);
       if (ambientSpan !== undefined && otel.isSpanContextValid(ambientSpan.spanContext())) {
-        links.push({ context: ambientSpan.spanContext() });
+        options.links = [{ context: ambientSpan.spanContext() }];
       }
       const parent = fromMeta ?? ambient;
-      span = this.#tracer.startSpan(
-        target === undefined ? method : `${method} ${target}`,
-        { kind: otel.SpanKind.SERVER, attributes, links },
-        parent,
-      );
+      span = this.#tracer.startSpan(target === undefined ? method : `${method} ${target}`, options, parent);
       context = otel.trace.setSpan(parent, span);
     }
     return new Observation(this.#otel, request, sink, shared, span, context, this.#metrics);
@@ -207,10 +228,8 @@ class Observation implements ObservedRequest {
   #end(): void {
     if (this.#ended) return;
     this.#ended = true;
-    const attributes = this.#attributes;
     let errorType: string | undefined;
     if (this.#errorCode !== undefined) {
-      attributes[ATTR.rpcResponseStatusCode] = String(this.#errorCode);
       errorType = String(this.#errorCode);
     } else if (this.#toolError) {
       errorType = WEFT_ERROR.toolError;
@@ -219,7 +238,12 @@ class Observation implements ObservedRequest {
     }
     const own = this.outcome === undefined ? undefined : OUTCOME_ERRORS[this.outcome];
     if (own !== undefined) errorType = own;
-    if (errorType !== undefined) attributes[ATTR.errorType] = errorType;
+    // The shared set is frozen (see #measuredBy): a failed request measures by a copy that says how.
+    let attributes = this.#attributes;
+    if (errorType !== undefined) {
+      attributes = { ...attributes, [ATTR.errorType]: errorType };
+      if (this.#errorCode !== undefined) attributes[ATTR.rpcResponseStatusCode] = String(this.#errorCode);
+    }
     const span = this.span;
     if (span !== undefined) {
       // The span has the shared attributes from its start: only what the answer told is new.
