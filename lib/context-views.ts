@@ -9,16 +9,16 @@
  */
 import type { CallPeer } from './engine/engine-call.js';
 import type { PromptRegistry } from './prompts/prompt-registry.js';
-import type { PromptsView } from './prompts/prompts-view.js';
+import type { PromptDescriptor, PromptsView } from './prompts/prompts-view.js';
 import { type JsonRpcMessage, type JsonRpcResponse, notification } from './protocol/json-rpc.js';
 import { ProtocolError } from './protocol/protocol-error.js';
 import type { ResourceRegistry } from './resources/resource-registry.js';
-import type { ResourcesView } from './resources/resources-view.js';
+import type { ResourceDescriptor, ResourcesView, TemplateDescriptor } from './resources/resources-view.js';
 import type { MethodContext } from './router/method-table.js';
 import { InputRequiredAnswer } from './router/mrtr-rounds.js';
 import type { RequestScope } from './router/request-scope.js';
 import type { Router } from './router/router.js';
-import { requireScopes } from './router/scope-check.js';
+import { requireScopes, visibleEntries } from './router/scope-check.js';
 import type { Session } from './router/session.js';
 import type { CallToolResult } from './tools/content.js';
 import { CallAbandonedError, type ToolCallOutcome, type ToolsView } from './tools/tool-context.js';
@@ -32,6 +32,8 @@ export interface ServerParts {
   prompts: PromptRegistry;
   /** Tells subscribed sessions that a resource changed. */
   resourceUpdated: (uri: string) => void;
+  /** The server's `listOutOfScope`: whether listings show what the caller's scopes do not reach. */
+  listOutOfScope: boolean;
 }
 
 let innerCalls = 0;
@@ -70,8 +72,7 @@ function toolsView(
     innerCall(parts, session, scope, signal, name, args);
   return {
     list: async (filter) =>
-      parts.tools
-        .sorted()
+      visibleEntries(parts.tools.sorted(), scope, parts.listOutOfScope)
         .filter((tool) => hasAnyTag(tool.tags, filter?.tags))
         .map((tool) => tool.descriptor),
     find: async (name) => parts.tools.get(name)?.descriptor,
@@ -157,12 +158,17 @@ function resourcesView(parts: ServerParts, session: Session, scope: RequestScope
   const notifyUpdated = async (uri: string) => parts.resourceUpdated(uri);
   return {
     list: async (filter) =>
-      parts.resources
-        .sortedResources()
+      visibleEntries(parts.resources.sortedResources(), scope, parts.listOutOfScope)
         .filter((entry) => hasAnyTag(entry.tags, filter?.tags))
-        .map((entry) => entry.descriptor),
-    templates: async () => parts.resources.sortedTemplates().map((entry) => entry.descriptor),
-    find: async (uri) => parts.resources.sortedResources().find((entry) => entry.key === uri)?.descriptor,
+        .map((entry) => entry.descriptor as ResourceDescriptor),
+    templates: async () =>
+      visibleEntries(parts.resources.sortedTemplates(), scope, parts.listOutOfScope).map(
+        (entry) => entry.descriptor as TemplateDescriptor,
+      ),
+    find: async (uri) =>
+      parts.resources.sortedResources().find((entry) => entry.key === uri)?.descriptor as
+        | ResourceDescriptor
+        | undefined,
     read: async (uri) => {
       const scopes = parts.resources.scopesOf(uri);
       if (scopes !== undefined) requireScopes(scope, scopes, `resource ${uri}`);
@@ -180,11 +186,11 @@ function resourcesView(parts: ServerParts, session: Session, scope: RequestScope
 function promptsView(parts: ServerParts, scope: RequestScope): PromptsView {
   return {
     list: async (filter) =>
-      parts.prompts
-        .sorted()
+      visibleEntries(parts.prompts.sorted(), scope, parts.listOutOfScope)
         .filter((entry) => hasAnyTag(entry.tags, filter?.tags))
-        .map((entry) => entry.descriptor),
-    find: async (name) => parts.prompts.sorted().find((entry) => entry.name === name)?.descriptor,
+        .map((entry) => entry.descriptor as PromptDescriptor),
+    find: async (name) =>
+      parts.prompts.sorted().find((entry) => entry.name === name)?.descriptor as PromptDescriptor | undefined,
     get: async (name, args) => {
       const scopes = parts.prompts.scopesOf(name);
       if (scopes !== undefined) requireScopes(scope, scopes, `prompt "${name}"`);

@@ -27,7 +27,7 @@ export type {
   PromptReturn,
 } from './prompts/prompt-definition.js';
 export type { SchemaPromptDefinition } from './prompts/prompt-schema.js';
-export type { PromptsView } from './prompts/prompts-view.js';
+export type { PromptDescriptor, PromptsView } from './prompts/prompts-view.js';
 export type { CacheScope, Era } from './protocol/eras.js';
 export { ErrorCode } from './protocol/error-codes.js';
 export { ProtocolError } from './protocol/protocol-error.js';
@@ -40,7 +40,7 @@ export type {
   ResourceTemplateDefinition,
 } from './resources/resource-definition.js';
 export { RESOURCE_NOT_FOUND } from './resources/resource-registry.js';
-export type { ResourcesView } from './resources/resources-view.js';
+export type { ResourceDescriptor, ResourcesView, TemplateDescriptor } from './resources/resources-view.js';
 export type { CacheHint, CacheOptions } from './router/cache-hints.js';
 export { NO_RESPONSE as NO_ANSWER } from './router/method-table.js';
 export type {
@@ -65,6 +65,7 @@ export {
   type QuestionMethod,
 } from './tools/client-questions.js';
 export type { CallToolResult, ContentBlock } from './tools/content.js';
+export type { ToolDescriptor } from './tools/registered-tool.js';
 export type { InferInput, InferOutput, StandardSchemaV1 } from './tools/standard-schema.js';
 export {
   CallAbandonedError,

@@ -111,6 +111,7 @@ export class McpServer {
     toolScopes: (name) => this.#registry.get(name)?.scopes,
     promptScopes: (name) => this.#prompts.scopesOf(name),
     resourceScopes: (uri) => this.#resources.scopesOf(uri),
+    templateScopes: (uriTemplate) => this.#resources.template(uriTemplate)?.scopes,
   };
   readonly #wsTransports: WebSocketTransport[] = [];
   readonly #mounts: MountedUpstream[] = [];
@@ -184,6 +185,7 @@ export class McpServer {
       resources: this.#resources,
       prompts: this.#prompts,
       resourceUpdated: (uri) => this.resourceUpdated(uri),
+      listOutOfScope: options.listOutOfScope ?? false,
     };
     const rounds = new MrtrRounds(
       new RequestStateSeal({

@@ -8,13 +8,36 @@ import type {
   ResourceTemplateDefinition,
 } from './resource-definition.js';
 
+/** A `Resource` of `resources/list`, as published. */
+export interface ResourceDescriptor {
+  readonly uri: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly [extra: string]: unknown;
+}
+
+/** A `ResourceTemplate` of `resources/templates/list`, as published. */
+export interface TemplateDescriptor {
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly mimeType?: string;
+  readonly [extra: string]: unknown;
+}
+
 export interface ResourcesView {
-  /** Published resource descriptors, in URI order; with `tags`, only those carrying one of them. */
-  list(filter?: { tags?: readonly string[] }): Promise<object[]>;
-  /** Published template descriptors, in template order. */
-  templates(): Promise<object[]>;
+  /**
+   * Published resource descriptors, in URI order, those the caller's scopes reach (as its own
+   * resources/list); with `tags`, only those carrying one of them.
+   */
+  list(filter?: { tags?: readonly string[] }): Promise<ResourceDescriptor[]>;
+  /** Published template descriptors, in template order, those the caller's scopes reach. */
+  templates(): Promise<TemplateDescriptor[]>;
   /** The descriptor of the resource with this URI (templates are not searched). */
-  find(uri: string): Promise<object | undefined>;
+  find(uri: string): Promise<ResourceDescriptor | undefined>;
   read(uri: string): Promise<ResourceContents[]>;
   /** Whether the client that made this call subscribed to `uri` (resources/subscribe). */
   isSubscribed(uri: string): Promise<boolean>;

@@ -40,6 +40,8 @@ export interface ScopesOfPrimitives {
   toolScopes(name: string): readonly string[] | undefined;
   promptScopes(name: string): readonly string[] | undefined;
   resourceScopes(uri: string): readonly string[] | undefined;
+  /** The scopes of the template registered as exactly `uriTemplate` (what completion names). */
+  templateScopes(uriTemplate: string): readonly string[] | undefined;
 }
 
 /**
@@ -59,6 +61,14 @@ export function requiredScopesOf(
     case 'resources/read':
     case 'resources/subscribe':
       return typeof params?.uri === 'string' ? primitives.resourceScopes(params.uri) : undefined;
+    case 'completion/complete': {
+      const ref = params?.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
+      if (ref?.type === 'ref/prompt' && typeof ref.name === 'string')
+        return primitives.promptScopes(ref.name);
+      if (ref?.type === 'ref/resource' && typeof ref.uri === 'string')
+        return primitives.templateScopes(ref.uri);
+      return undefined;
+    }
     default:
       return undefined;
   }

@@ -11,6 +11,7 @@ import type { LogLevel } from '../protocol/log-levels.js';
 import type { ResourcesView } from '../resources/resources-view.js';
 import { type AskOptions, QUESTION_METHODS, type QuestionMethod } from './client-questions.js';
 import type { CallToolResult } from './content.js';
+import type { ToolDescriptor } from './registered-tool.js';
 
 // The severities are a protocol fact (both eras name them on the wire); re-exported for handlers.
 export { LOG_LEVELS, type LogLevel } from '../protocol/log-levels.js';
@@ -121,11 +122,14 @@ export interface RootsResult {
  * message to the main thread and back).
  */
 export interface ToolsView {
-  /** Published descriptors, in name order; with `tags`, only tools carrying at least one of them. */
-  list(filter?: { tags?: readonly string[] }): Promise<object[]>;
-  find(name: string): Promise<object | undefined>;
+  /**
+   * Published descriptors, in name order, those the caller's scopes reach (as its own tools/list);
+   * with `tags`, only tools carrying at least one of them.
+   */
+  list(filter?: { tags?: readonly string[] }): Promise<ToolDescriptor[]>;
+  find(name: string): Promise<ToolDescriptor | undefined>;
   /** The descriptors of the named tools that exist, in the order asked (missing names are skipped). */
-  findMany(names: readonly string[]): Promise<object[]>;
+  findMany(names: readonly string[]): Promise<ToolDescriptor[]>;
   /** Calls a tool of this server as a client would (validation, deadline, result shaping included). */
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
   /**

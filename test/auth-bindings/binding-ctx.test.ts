@@ -74,6 +74,11 @@ describe('ctx.auth in a legacy session (SDK 1.x client)', () => {
     assert.deepEqual(seen.resource, { auth: ALICE, frozen: true });
     assert.deepEqual(seen.prompt, { auth: ALICE, frozen: true });
     assert.equal(seen.admin, -32012, 'a read through a view needs the scopes a client read would');
+    // Alice (notes:read, notes:write) sees what her own listings show: nothing needing admin.
+    for (const name of ['whoami_views', 'whoami_prompt', 'notes://whoami', 'notes://by-id/{id}'])
+      assert.ok(seen.listed.includes(name), `${name} in ${seen.listed}`);
+    for (const name of ['admin_only', 'admin_prompt', 'notes://admin'])
+      assert.ok(!seen.listed.includes(name), `${name} not in ${seen.listed}`);
   });
 
   it("is the principal in a task's beforeTask and in its handler", async () => {

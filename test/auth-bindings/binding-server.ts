@@ -54,6 +54,7 @@ export function bindingServer(options: Partial<McpServerOptions> = {}): McpServe
     .prompt({
       name: 'admin_prompt',
       scopes: ['admin'],
+      arguments: [{ name: 'topic', complete: () => ['secret-topic'] }],
       get: () => 'admin',
     })
     .resource({
@@ -67,6 +68,7 @@ export function bindingServer(options: Partial<McpServerOptions> = {}): McpServe
       uriTemplate: 'notes://by-id/{id}',
       name: 'note by id',
       scopes: ['notes:write'],
+      complete: { id: () => ['7', '8'] },
       read: (_uri, variables, ctx) => `${variables.id}: ${sawAuth(ctx.auth)}`,
     });
   return server;

@@ -66,10 +66,18 @@ export const whoamiViews = defineTool({
         (error: Error & { code?: number }) => error.code,
       );
     const promptText = (prompt.messages[0]!.content as { text: string }).text;
+    // What the views list is what this caller could list itself.
+    const listed = [
+      ...(await ctx.tools().list()).map((tool) => tool.name),
+      ...(await ctx.prompts().list()).map((entry) => entry.name),
+      ...(await ctx.resources().list()).map((entry) => entry.uri),
+      ...(await ctx.resources().templates()).map((entry) => entry.uriTemplate),
+    ];
     return JSON.stringify({
       resource: JSON.parse(String(resource?.text)),
       prompt: JSON.parse(promptText),
       admin,
+      listed,
     });
   },
 });

@@ -104,6 +104,36 @@ describe('WebSocket: the principal of the upgrade', () => {
     }
   });
 
+  it('completes only for a prompt or template whose scopes the caller holds', async () => {
+    const peer = await open(url, 'alice-readonly');
+    try {
+      const template = { type: 'ref/resource', uri: 'notes://by-id/{id}' };
+      const refused = await peer.rpc('completion/complete', {
+        ref: template,
+        argument: { name: 'id', value: '' },
+      });
+      assert.equal(refused.error?.code, -32012, JSON.stringify(refused));
+      assert.deepEqual(refused.error.data, { requiredScopes: ['notes:write'] });
+      const prompt = await peer.rpc('completion/complete', {
+        ref: { type: 'ref/prompt', name: 'admin_prompt' },
+        argument: { name: 'topic', value: 's' },
+      });
+      assert.deepEqual(prompt.error?.data, { requiredScopes: ['admin'] }, JSON.stringify(prompt));
+    } finally {
+      peer.socket.close();
+    }
+    const writer = await open(url, 'alice-token');
+    try {
+      const answered = await writer.rpc('completion/complete', {
+        ref: { type: 'ref/resource', uri: 'notes://by-id/{id}' },
+        argument: { name: 'id', value: '' },
+      });
+      assert.deepEqual(answered.result?.completion.values, ['7', '8'], JSON.stringify(answered));
+    } finally {
+      writer.socket.close();
+    }
+  });
+
   it('closes the connection with 1008 "token expired" once its principal expires, cancelling its calls', async () => {
     const peer = await open(url, 'expiring-1500');
     const opened = Date.now();
