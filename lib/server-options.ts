@@ -78,11 +78,11 @@ export interface McpServerOptions {
   requestStateKey?: string | Uint8Array;
   /** How long a round's `requestState` stays valid, in ms (default 600,000: ten minutes). */
   requestStateTtlMs?: number;
-  /** Tasks: calls of tools with a `task` option that run beyond their request (see README, "Tasks"). */
+  /** Tasks: calls of tools with a `task` option that run beyond their request (see docs/tasks.md). */
   tasks?: TaskOptions;
   /**
    * Run blocking tools on a fleet of `weft worker` processes sharing this Redis, on any machine
-   * (see README, "Scaling out"). Tools choose with their own `placement`; `fleet.placement` is
+   * (see docs/scaling-out.md). Tools choose with their own `placement`; `fleet.placement` is
    * the default (`'fleet'`).
    */
   fleet?: FleetOptions;
@@ -98,7 +98,7 @@ export interface McpServerOptions {
    */
   listOutOfScope?: boolean;
   /**
-   * How the pool is shared between callers (see README, "Sharing the pool"). By default each
+   * How the pool is shared between callers (see docs/scaling-out.md, "Sharing the pool"). By default each
    * caller (the principal, else the legacy session, else the connection) gets a fair share of the
    * slots by pool time used; `key` and `weight` choose other callers and shares. `false`: first
    * come, first served, whoever calls.
@@ -112,7 +112,7 @@ export interface McpServerOptions {
    */
   limits?: LimitsOption;
   /**
-   * OpenTelemetry traces and metrics (see README, "Telemetry"): on by default, reported to the
+   * OpenTelemetry traces and metrics (see docs/telemetry.md): on by default, reported to the
    * tracer and meter providers the application registered with `@opentelemetry/api` before it
    * built the server; without the API installed or a provider registered, nothing is done.
    * `false` turns it off even when providers are registered.

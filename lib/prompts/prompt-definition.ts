@@ -52,7 +52,7 @@ export interface PromptDefinition {
   tags?: readonly string[];
   /**
    * OAuth scopes a caller must hold, all of them, to see and get this prompt (checked only for
-   * callers with a principal); never published. See docs/authorization-bindings.md.
+   * callers with a principal); never published. See docs/authorization.md.
    */
   scopes?: readonly string[];
   /** `ctx.elicit` / `ctx.sample` / `ctx.roots` ask the client, in rounds in a 2026-07-28 request. */

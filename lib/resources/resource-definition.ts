@@ -45,7 +45,7 @@ interface ResourceCommon {
   tags?: readonly string[];
   /**
    * OAuth scopes a caller must hold, all of them, to see and read this (checked only for callers
-   * with a principal); never published. See docs/authorization-bindings.md.
+   * with a principal); never published. See docs/authorization.md.
    */
   scopes?: readonly string[];
 }

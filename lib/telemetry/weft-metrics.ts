@@ -1,7 +1,7 @@
 /**
  * The instruments weft records on: the MCP conventions' two durations and weft's own (queue wait,
  * run time, calls in flight, outcomes, pool threads busy, fleet queue depth, tasks by status).
- * The table of names, units and attributes is in the README's Telemetry section.
+ * The table of names, units and attributes is in docs/telemetry.md.
  *
  * Made once per server from the application's meter provider. The gauges read the engine when the
  * application's reader collects, so they cost nothing between collections.

@@ -103,7 +103,7 @@ interface ToolCommon<S extends ToolSchema, O extends ToolSchema | undefined> {
   /**
    * OAuth scopes a caller must hold, all of them, to see and call this tool (checked only for
    * callers with a principal, i.e. behind an auth hook). Over HTTP a caller lacking one gets 403
-   * `insufficient_scope` naming them; never published. See docs/authorization-bindings.md.
+   * `insufficient_scope` naming them; never published. See docs/authorization.md.
    */
   scopes?: readonly string[];
   /** This tool's deadline in ms; it can only tighten the server's `timeoutMs`. 0 = none of its own. */
@@ -185,7 +185,7 @@ export interface BlockingToolDefinition<S extends ToolSchema, O extends ToolSche
   env?: ToolEnv;
   /**
    * Where calls run: `'local'`, this server's own pool, or `'fleet'`, a `weft worker` process on
-   * any machine sharing the server's fleet Redis (see README, "Scaling out"). Absent: as the
+   * any machine sharing the server's fleet Redis (see docs/scaling-out.md). Absent: as the
    * server's `fleet.placement` says (`'fleet'` when the server has a fleet), else local.
    */
   placement?: Placement;

@@ -66,7 +66,7 @@ export interface StreamableHttpOptions extends OriginGuardOptions {
    * Runs before anything else; refuse with 401/403 (see `bearerAuth`); a hook that throws refuses
    * with 500. A hook that grants a principal binds it to what the request creates: a legacy session
    * (another principal bringing its Mcp-Session-Id gets 404), tasks, requestStates
-   * (docs/authorization-bindings.md).
+   * (docs/authorization.md).
    */
   auth?: AuthHook;
   /** Where diagnostics go (the server passes its own `logError`; default stderr). */
