@@ -246,4 +246,31 @@ describe('metrics, the v2 client and tasks', () => {
     const run = await spanEnded('weft.run tasked', (s) => parentOf(s) === task.spanContext().spanId);
     assert.equal(run.attributes['weft.outcome'], 'ok');
   });
+
+  it("links a 2026-07-28 task's work to the request that created it", async () => {
+    const client = new InProcessClient(server);
+    const capabilities = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    const created = await client.request(
+      'tools/call',
+      {
+        name: 'tasked',
+        arguments: {},
+        _meta: envelope({ 'io.modelcontextprotocol/clientCapabilities': capabilities }),
+      },
+      'modern-task-1',
+    );
+    assert.equal(created.result?.resultType, 'task', JSON.stringify(created));
+    const taskId = created.result?.taskId as string;
+    const request = await spanEnded(
+      'tools/call tasked',
+      (s) => s.attributes['jsonrpc.request.id'] === 'modern-task-1',
+    );
+    assert.equal(request.attributes['mcp.protocol.version'], '2026-07-28');
+    const task = await spanEnded('weft.task tasked', (s) => s.attributes['weft.task.id'] === taskId);
+    assert.notEqual(task.spanContext().traceId, request.spanContext().traceId);
+    assert.deepEqual(
+      task.links.map((link) => link.context.spanId),
+      [request.spanContext().spanId],
+    );
+  });
 });
