@@ -1,10 +1,14 @@
 /**
  * The rest of "every method in both eras" (spans.test.ts has the common ones): completions,
- * subscriptions, the tasks methods and the modern listen stream each get their SERVER span; and
+ * subscriptions, the tasks methods, the Skills extension's methods and the modern listen stream
+ * each get their SERVER span, with what the request says of its target; and
  * the rounds of one multi-round (MRTR) request are spans of their own, tied by `weft.mrtr.chain`.
  */
 import './otel-harness.js';
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SpanKind } from '@opentelemetry/api';
 import { McpServer } from '../../lib/index.js';
@@ -99,6 +103,40 @@ describe('request spans: the remaining methods, and MRTR rounds', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     client.notify('notifications/cancelled', { requestId: 'modern-listen', _meta: envelope() });
     await expectSpan('modern-listen', 'subscriptions/listen', '2026-07-28');
+  });
+
+  it("makes a SERVER span for the Skills extension's methods in both eras", async () => {
+    const root = mkdtempSync(join(tmpdir(), 'weft-otel-skills-'));
+    mkdirSync(join(root, 'review'));
+    writeFileSync(
+      join(root, 'review', 'SKILL.md'),
+      '---\nname: review\ndescription: Review a diff.\n---\nReview.\n',
+    );
+    const skilled = new McpServer({ name: 'telemetry-skills', version: '1.0.0' }).skills(root);
+    const skilledClient = new InProcessClient(skilled);
+    try {
+      await skilledClient.initialize('2025-11-25');
+      const calls: Array<[string, Record<string, unknown>]> = [
+        ['skills/list', {}],
+        ['skills/get', { uri: 'skill://review/SKILL.md' }],
+        ['resources/directory/read', { uri: 'skill://review' }],
+      ];
+      for (const [method, params] of calls) {
+        const legacy = await skilledClient.request(method, params, `legacy-${method}`);
+        assert.equal(legacy.error, undefined, `${method}: ${JSON.stringify(legacy.error)}`);
+        await expectSpan(`legacy-${method}`, method, '2025-11-25');
+        await skilledClient.request(method, { ...params, _meta: envelope() }, `modern-${method}`);
+        await expectSpan(`modern-${method}`, method, '2026-07-28');
+      }
+      const read = await spanEnded(
+        'resources/directory/read',
+        (s) => attr(s, 'jsonrpc.request.id') === 'legacy-resources/directory/read',
+      );
+      assert.equal(attr(read, 'mcp.resource.uri'), 'skill://review');
+    } finally {
+      await skilled.close();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('makes each MRTR round its own span, the rounds sharing weft.mrtr.chain', async () => {
