@@ -109,3 +109,17 @@ export const crashProcess = defineTool({
     process.exit(3);
   },
 });
+
+export const slow = defineTool({
+  name: 'slow',
+  description: 'Busy for ms milliseconds, checking its flag, past its own 500 ms deadline.',
+  inputSchema: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] },
+  blocking: true,
+  module: import.meta.url,
+  timeoutMs: 500,
+  handler: ({ ms }, ctx) => {
+    const until = Date.now() + ms;
+    while (Date.now() < until) ctx.checkpoint();
+    return 'slow done';
+  },
+});
