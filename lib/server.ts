@@ -38,7 +38,7 @@ import { addResourceMethods } from './router/resource-methods.js';
 import { Router } from './router/router.js';
 import { requiredScopesOf, type ScopesOfPrimitives } from './router/scope-check.js';
 import type { ServerIdentity } from './router/server-identity.js';
-import { type MessageSink, Session } from './router/session.js';
+import { type MessageSink, type PeerAddress, Session } from './router/session.js';
 import { addSkillMethods } from './router/skill-methods.js';
 import { addTaskMethods } from './router/task-methods.js';
 import { TaskRunner } from './router/task-runner.js';
@@ -381,8 +381,8 @@ export class McpServer {
 
   /** A Streamable HTTP transport of this server (for `handler` and `listen`), kept for close(). */
   #httpTransport(options: StreamableHttpOptions): StreamableHttpTransport {
-    const connect = (sink: MessageSink, id?: string, principal?: Principal) =>
-      this.#open(sink, id, principal, HTTP);
+    const connect = (sink: MessageSink, id?: string, principal?: Principal, peer?: PeerAddress) =>
+      this.#open(sink, id, principal, HTTP, peer);
     const transport = new StreamableHttpTransport(connect, this.#httpRouting, {
       maxBodyBytes: this.#options.maxMessageBytes,
       logError: this.#logError,
@@ -396,8 +396,8 @@ export class McpServer {
    * Opens a connection for a transport; `sink` receives every message sent to that peer, and
    * `principal` (who the transport's auth hook vouched for) travels with every message of it.
    */
-  connect(sink: MessageSink, sessionId?: string, principal?: Principal): Connection {
-    return this.#open(sink, sessionId, principal, undefined);
+  connect(sink: MessageSink, sessionId?: string, principal?: Principal, peer?: PeerAddress): Connection {
+    return this.#open(sink, sessionId, principal, undefined, peer);
   }
 
   /** `connect`, knowing which network the transport is on (telemetry's attributes). */
@@ -406,8 +406,9 @@ export class McpServer {
     sessionId: string | undefined,
     principal: Principal | undefined,
     network: NetworkFacts | undefined,
+    peer?: PeerAddress,
   ): Connection {
-    const session = new Session(sink, sessionId, principal);
+    const session = new Session(sink, sessionId, principal, peer);
     this.#sessions.add(session);
     this.#telemetry?.sessionOpened(session, network);
     const router = this.#router;
@@ -445,7 +446,7 @@ export class McpServer {
     if (options.ws) {
       const { port, host, ...rest } = options.ws;
       const transport = new WebSocketTransport(
-        (sink, id, principal) => this.#open(sink, id, principal, WEBSOCKET),
+        (sink, id, principal, peer) => this.#open(sink, id, principal, WEBSOCKET, peer),
         {
           maxPayload: this.#options.maxMessageBytes,
           logError: this.#logError,

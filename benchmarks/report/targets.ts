@@ -8,6 +8,7 @@ import { checkAuthTargets } from './auth-targets.js';
 import { formatNumber } from './markdown-table.js';
 import type { Measurement } from './measurement.js';
 import { checkModernHttpTargets } from './modern-http-targets.js';
+import { checkTelemetryTargets } from './telemetry-targets.js';
 
 export interface TargetCheck {
   target: string;
@@ -106,6 +107,7 @@ export function checkTargets(
   checks.push(...checkModernHttpTargets(measurements));
   checks.push(...checkAuthTargets(measurements));
   checks.push(...noisyNeighbourTargets(measurements));
+  checks.push(...checkTelemetryTargets(measurements));
   return checks;
 }
 

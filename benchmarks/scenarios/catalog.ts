@@ -12,6 +12,7 @@ import { modernHttpAuth } from './modern-http-auth.js';
 import { noisyNeighbour } from './noisy-neighbour.js';
 import { responsiveness } from './responsiveness.js';
 import type { Scenario } from './scenario.js';
+import { telemetryCost } from './telemetry-cost.js';
 import { timeouts } from './timeouts.js';
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -28,4 +29,5 @@ export const SCENARIOS: readonly Scenario[] = [
   memory,
   coTenants,
   middlewareCost,
+  telemetryCost,
 ];

@@ -17,7 +17,10 @@ export type ServerId =
   | 'fastmcp'
   | 'floor'
   | 'sdk-v2'
-  | 'bare-piscina';
+  | 'bare-piscina'
+  | 'weft-telemetry-off'
+  | 'weft-telemetry-none'
+  | 'weft-telemetry-sdk';
 
 export interface ServerSpec {
   id: ServerId;
@@ -175,6 +178,27 @@ export function weftProtectedBy(issuer: string, audience: string): ServerSpec {
   };
 }
 
+/**
+ * weft under each telemetry setup (servers/telemetry-server.ts), measured by telemetry-cost only:
+ * `telemetry: false`, the API with no provider registered, and an SDK provider registered.
+ */
+const telemetryServer = (id: ServerId, label: string, setup: 'off' | 'none' | 'sdk'): ServerSpec => ({
+  id,
+  label,
+  blockingNoop: 'noop_blocking',
+  hasPool: true,
+  command: (transport, port) => ({
+    script: dist('./telemetry-server.js'),
+    args: [...transportFlags(transport, port), '--telemetry', setup],
+  }),
+});
+
+export const TELEMETRY_SERVERS: readonly ServerSpec[] = [
+  telemetryServer('weft-telemetry-off', 'telemetry: false', 'off'),
+  telemetryServer('weft-telemetry-none', 'no provider', 'none'),
+  telemetryServer('weft-telemetry-sdk', 'SDK provider', 'sdk'),
+];
+
 export const REPORTED_SERVERS: readonly ServerSpec[] = [
   SERVERS[0]!,
   weftProtectedBy('', ''),
@@ -184,4 +208,5 @@ export const REPORTED_SERVERS: readonly ServerSpec[] = [
   FLOOR_SERVER,
   BARE_PISCINA,
   WEFT_FLEET_SERVER,
+  ...TELEMETRY_SERVERS,
 ];

@@ -1,10 +1,11 @@
 /**
- * The server of the telemetry cost benchmark (benchmarks/telemetry-cost.ts), on stdio: inline
+ * The server of the telemetry-cost scenario (scenarios/telemetry-cost.ts), on stdio only: inline
  * `echo` and the blocking `noop_blocking`, under one of three telemetry setups named by
- * WEFT_BENCH_TELEMETRY: `none` (the API installed, no provider registered), `off` (`telemetry:
- * false`) or `sdk` (a tracer provider with a BatchSpanProcessor into memory and a meter provider,
- * registered before the server is built, as an application would).
+ * `--telemetry`: `none` (the API installed, no provider registered), `off` (`telemetry: false`) or
+ * `sdk` (a tracer provider with a BatchSpanProcessor into memory and a meter provider, registered
+ * before the server is built, as an application would).
  */
+import { parseArgs } from 'node:util';
 import { metrics, trace } from '@opentelemetry/api';
 import {
   AggregationTemporality,
@@ -14,9 +15,29 @@ import {
 } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { McpServer } from '../../lib/index.js';
+import { UNSUPPORTED_TRANSPORT_EXIT } from '../peers/peer-options.js';
 import noopBlocking from './noop-blocking.js';
 
-const setup = process.env.WEFT_BENCH_TELEMETRY ?? 'none';
+const { values } = parseArgs({
+  options: {
+    stdio: { type: 'boolean', default: false },
+    http: { type: 'string' },
+    ws: { type: 'string' },
+    telemetry: { type: 'string', default: 'none' },
+  },
+  strict: true,
+});
+if (!values.stdio) {
+  process.stderr.write('telemetry-server serves stdio only\n');
+  process.exit(UNSUPPORTED_TRANSPORT_EXIT);
+}
+const setup = values.telemetry;
+if (setup !== 'off' && setup !== 'none' && setup !== 'sdk') {
+  process.stderr.write(
+    `telemetry-server: --telemetry takes off, none or sdk (got ${JSON.stringify(setup)})\n`,
+  );
+  process.exit(2);
+}
 if (setup === 'sdk') {
   const spans = new InMemorySpanExporter();
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(spans)] }));

@@ -24,6 +24,15 @@ export interface MessageSink {
   backlogBytes?(): number;
 }
 
+/**
+ * Where a peer's socket comes from (its remote address and port), as the transport saw it at its
+ * door: telemetry's `client.address` / `client.port`. Absent for stdio and in-process peers.
+ */
+export interface PeerAddress {
+  readonly address: string;
+  readonly port: number;
+}
+
 export class Session {
   protocolVersion: LegacyVersion | undefined;
   clientCapabilities: Record<string, unknown> = {};
@@ -37,6 +46,11 @@ export class Session {
   readonly #clientRequests = new ClientRequestTable();
   #closed = false;
   #principal: Principal | undefined;
+  /**
+   * The socket this session's requests come from. A legacy HTTP session spans many HTTP requests,
+   * perhaps on several sockets: its transport sets the one of each POST before handing it over.
+   */
+  peer: PeerAddress | undefined;
 
   constructor(
     /** Where messages that answer no particular request go (list_changed, resource updates). */
@@ -44,8 +58,10 @@ export class Session {
     readonly id?: string,
     /** Who opened this session, as the transport's auth hook vouched (undefined without auth). */
     principal?: Principal,
+    peer?: PeerAddress,
   ) {
     this.#principal = principal;
+    this.peer = peer;
   }
 
   /** Who opened this session, as the transport's auth hook vouched (undefined without auth). */

@@ -111,6 +111,12 @@ export class RequestTelemetry implements RequestObserver {
       const attributes: Attributes = { ...shared, [ATTR.jsonrpcRequestId]: String(request.id) };
       if (session.id !== undefined && typeof modernVersion !== 'string')
         attributes[ATTR.mcpSessionId] = session.id;
+      // The socket the transport saw at its door (span only: a per-client value has no place in metrics).
+      const peer = session.peer;
+      if (peer !== undefined) {
+        attributes[ATTR.clientAddress] = peer.address;
+        attributes[ATTR.clientPort] = peer.port;
+      }
       if (method.startsWith('resources/') && typeof params.uri === 'string')
         attributes[ATTR.mcpResourceUri] = params.uri;
       if (typeof params.requestState === 'string')

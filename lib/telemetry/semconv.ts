@@ -21,6 +21,8 @@ export const ATTR = {
   genAiOperationName: 'gen_ai.operation.name',
   networkTransport: 'network.transport',
   networkProtocolName: 'network.protocol.name',
+  clientAddress: 'client.address',
+  clientPort: 'client.port',
 } as const;
 
 /** weft's own attributes. */

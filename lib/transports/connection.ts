@@ -3,9 +3,11 @@
  * parsed JSON values, turn outgoing messages into text, close it. Transports know nothing of tools
  * or the engine.
  */
+
+import type { Socket } from 'node:net';
 import type { Principal } from '../auth/principal.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
-import type { MessageSink, Session } from '../router/session.js';
+import type { MessageSink, PeerAddress, Session } from '../router/session.js';
 
 export interface Connection {
   readonly session: Session;
@@ -20,5 +22,20 @@ export interface Connection {
   close(): void;
 }
 
-/** Opens a connection; `principal` is who the transport's auth hook vouched for, if anyone. */
-export type Connect = (sink: MessageSink, sessionId?: string, principal?: Principal) => Connection;
+/**
+ * Opens a connection; `principal` is who the transport's auth hook vouched for, if anyone, and
+ * `peer` the socket the peer is on (network transports).
+ */
+export type Connect = (
+  sink: MessageSink,
+  sessionId?: string,
+  principal?: Principal,
+  peer?: PeerAddress,
+) => Connection;
+
+/** The remote end of `socket`, when it is (still) known. */
+export function peerOf(socket: Socket | undefined): PeerAddress | undefined {
+  const address = socket?.remoteAddress;
+  const port = socket?.remotePort;
+  return address === undefined || port === undefined ? undefined : { address, port };
+}

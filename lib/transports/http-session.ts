@@ -11,6 +11,7 @@
  */
 import type { Principal } from '../auth/principal.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
+import type { PeerAddress } from '../router/session.js';
 import type { Connect, Connection } from './connection.js';
 import { EventStore, type ReplayBudget } from './event-store.js';
 import type { SseWriter } from './sse-writer.js';
@@ -32,11 +33,17 @@ export class HttpSession {
     connect: Connect,
     bounds: { maxEvents: number; maxBytes: number; budget?: ReplayBudget; maxBacklogBytes: number },
     principal?: Principal,
+    peer?: PeerAddress,
   ) {
     this.store = new EventStore(bounds.maxEvents, bounds.maxBytes, bounds.budget);
     this.#maxBacklogBytes = bounds.maxBacklogBytes;
     this.store.openStream(STANDALONE_STREAM);
-    this.connection = connect({ send: (message) => this.send(STANDALONE_STREAM, message) }, id, principal);
+    this.connection = connect(
+      { send: (message) => this.send(STANDALONE_STREAM, message) },
+      id,
+      principal,
+      peer,
+    );
   }
 
   /** Who opened the session (at initialize); only that principal may use it. */

@@ -29,7 +29,7 @@ import { type Principal, samePrincipal } from '../auth/principal.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { classify, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import { isSupportedVersion, LEGACY_VERSIONS } from '../protocol/versions.js';
-import type { Connect } from './connection.js';
+import { type Connect, peerOf } from './connection.js';
 import { ReplayBudget } from './event-store.js';
 import { acceptOf, header, reply, sendJson } from './http-replies.js';
 import { HttpSession, STANDALONE_STREAM } from './http-session.js';
@@ -141,6 +141,7 @@ export class LegacyHttpSessions {
           maxBacklogBytes: this.#options.maxStreamBacklogBytes,
         },
         principal,
+        peerOf(request.socket),
       );
       this.#sessions.set(session.id, session);
       this.#unused.set(session.id, session);
@@ -296,6 +297,8 @@ export class LegacyHttpSessions {
     }
     // The same caller, perhaps with a fresh token (more scopes after a step-up, a later expiry).
     session.connection.session.renewPrincipal(principal);
+    // This request's socket, read by telemetry as the request enters the router (synchronously).
+    session.connection.session.peer = peerOf(request.socket);
     return session;
   }
 

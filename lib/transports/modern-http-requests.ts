@@ -25,8 +25,8 @@ import {
   type RequestId,
 } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
-import type { MessageSink } from '../router/session.js';
-import type { Connect, Connection } from './connection.js';
+import type { MessageSink, PeerAddress } from '../router/session.js';
+import { type Connect, type Connection, peerOf } from './connection.js';
 import { sendJson } from './http-replies.js';
 import { checkModernRequest, type ModernRouting } from './modern-request-checks.js';
 import { settlesWithinOneTurn } from './posted-message.js';
@@ -101,7 +101,7 @@ export class ModernHttpRequests {
         // Accepted, then handed over; there is no one to answer. (Over HTTP this era cancels by
         // closing the stream, so a client has no notification it needs to send.)
         response.writeHead(202).end();
-        const connection = this.#connect({ send: () => {} }, undefined, principal);
+        const connection = this.#connect({ send: () => {} }, undefined, principal, peerOf(request.socket));
         connection.receive(body);
         connection.close();
         return;
@@ -119,7 +119,7 @@ export class ModernHttpRequests {
         if (refusal) return refuse(response, id, refusal.error, refusal.fromEnvelope);
         const forbidden = this.#scopes.refusal(principal, [message.message], request);
         if (forbidden) return sendScopeRefusal(response, forbidden);
-        return this.#answer(body, acceptsSse, response, principal);
+        return this.#answer(body, acceptsSse, response, principal, peerOf(request.socket));
       }
     }
   }
@@ -134,6 +134,7 @@ export class ModernHttpRequests {
     acceptsSse: boolean,
     response: ServerResponse,
     principal: Principal | undefined,
+    peer: PeerAddress | undefined,
   ): Promise<void> {
     const buffered: JsonRpcMessage[] = [];
     const sink: MessageSink = {
@@ -155,7 +156,7 @@ export class ModernHttpRequests {
       backlogBytes: () => exchange.stream?.backlogBytes ?? 0,
     };
     const exchange: Exchange = {
-      connection: this.#connect(sink, undefined, principal),
+      connection: this.#connect(sink, undefined, principal, peer),
       stream: undefined,
       over: false,
     };

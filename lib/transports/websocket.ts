@@ -25,8 +25,9 @@ import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import type { Principal } from '../auth/principal.js';
 import { failure, parseError } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
+import type { PeerAddress } from '../router/session.js';
 import { type AuthHook, callAuthHook, isAccepted } from './bearer-auth.js';
-import type { Connect } from './connection.js';
+import { type Connect, peerOf } from './connection.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
 
 export interface WebSocketOptions extends OriginGuardOptions {
@@ -126,7 +127,9 @@ export class WebSocketTransport {
       verifyClient: (info, done) => this.#verify(info.req, done),
     });
     this.#server = server;
-    server.on('connection', (socket, request) => this.#accept(socket, this.#principals.get(request)));
+    server.on('connection', (socket, request) =>
+      this.#accept(socket, this.#principals.get(request), peerOf(request.socket)),
+    );
     if (this.#options.heartbeatMs > 0) {
       this.#heartbeat = setInterval(() => this.#beat(server), this.#options.heartbeatMs);
       this.#heartbeat.unref();
@@ -170,7 +173,7 @@ export class WebSocketTransport {
     );
   }
 
-  #accept(socket: WebSocket, principal: Principal | undefined): void {
+  #accept(socket: WebSocket, principal: Principal | undefined, peer: PeerAddress | undefined): void {
     this.#alive.set(socket, true);
     socket.on('pong', () => this.#alive.set(socket, true));
     let paused = false;
@@ -208,6 +211,7 @@ export class WebSocketTransport {
       },
       undefined,
       principal,
+      peer,
     );
     const expiry =
       principal?.expiresAt === undefined ? undefined : closeAtExpiry(socket, principal.expiresAt);

@@ -1,7 +1,8 @@
 /**
  * A fleet call's trace reaches the worker: the job carries the run span's context, the worker's
- * job span is its child, and the worker's own run and the handler's spans hang beneath it. The
- * replica and the worker share this test process (and so its provider), with a real redis-server.
+ * job span is its child, and the worker's own run and the handler's spans hang beneath it; a
+ * fleet call past its deadline is named a timeout. The replica and the worker share this test
+ * process (and so its provider), with a real redis-server.
  */
 import './otel-harness.js';
 import assert from 'node:assert/strict';
@@ -13,8 +14,8 @@ import { loadWorkerTools } from '../../lib/fleet/worker-tools.js';
 import { McpServer } from '../../lib/index.js';
 import { InProcessClient } from '../support/in-process-client.js';
 import { type RedisUnderTest, redisMissing, startRedis } from '../support/redis-server.js';
-import { childrenOf, parentOf, spanEnded } from './otel-harness.js';
-import { traced } from './telemetry-tools.js';
+import { childrenOf, parentOf, points, spanEnded } from './otel-harness.js';
+import { slow, traced } from './telemetry-tools.js';
 
 const TRACE_ID = '0af7651916cd43dd8448eb211c80319c';
 const TRACEPARENT = `00-${TRACE_ID}-b7ad6b7169203331-01`;
@@ -33,7 +34,9 @@ describe('fleet traces', { skip: redisMissing() }, () => {
       name: 'fleet-otel',
       version: '1.0.0',
       fleet: { redis: redis.url, queue: 'otel' },
-    }).tool(traced);
+    })
+      .tool(traced)
+      .tool(slow);
     // listen() opens the fleet link (engine.ready), which close() then closes.
     await server.listen({ handleSignals: false });
   });
@@ -66,5 +69,28 @@ describe('fleet traces', { skip: redisMissing() }, () => {
     assert.equal(workerRun.attributes['weft.executor'], 'thread');
     const inner = childrenOf(workerRun).find((span) => span.name === 'inner work');
     assert.equal(inner?.spanContext().traceId, TRACE_ID);
+  });
+
+  it('names a fleet call past its deadline as a timeout, on the fleet executor', async () => {
+    const client = new InProcessClient(server);
+    await client.request('tools/call', { name: 'slow', arguments: { ms: 20_000 } }, 'f-timeout');
+    const request = await spanEnded(
+      'tools/call slow',
+      (s) => s.attributes['jsonrpc.request.id'] === 'f-timeout',
+    );
+    assert.equal(request.attributes['error.type'], 'weft.timeout');
+    const run = await spanEnded('weft.run slow', (s) => parentOf(s) === request.spanContext().spanId);
+    assert.equal(run.attributes['weft.executor'], 'fleet');
+    assert.equal(run.attributes['weft.outcome'], 'timeout');
+    const outcomes = await points('weft.call.outcomes');
+    assert.ok(
+      outcomes.some(
+        (p) =>
+          p.attributes['gen_ai.tool.name'] === 'slow' &&
+          p.attributes['weft.executor'] === 'fleet' &&
+          p.attributes['weft.outcome'] === 'timeout',
+      ),
+      JSON.stringify(outcomes.map((p) => p.attributes)),
+    );
   });
 });

@@ -5,9 +5,12 @@
  */
 import './otel-harness.js';
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { after, before, describe, it } from 'node:test';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import WebSocket from 'ws';
 import { McpServer } from '../../lib/index.js';
+import { envelope } from '../router/modern-fixtures.js';
 import { InProcessClient } from '../support/in-process-client.js';
 import { parentOf, points, spanEnded } from './otel-harness.js';
 import { spin, tasked, traced } from './telemetry-tools.js';
@@ -52,8 +55,102 @@ describe('metrics, the v2 client and tasks', () => {
       assert.equal(span.attributes['network.transport'], 'tcp');
       assert.equal(span.attributes['network.protocol.name'], 'http');
       assert.equal(span.attributes['mcp.session.id'], undefined, 'a modern request has no session');
+      assert.equal(span.attributes['client.address'], '127.0.0.1');
+      const port = span.attributes['client.port'];
+      assert.ok(Number.isInteger(port) && port !== server.addresses.http?.port, `client.port ${port}`);
     } finally {
       await client.close();
+    }
+  });
+
+  it("puts each legacy HTTP request's own socket in client.address and client.port", async () => {
+    const url = `http://127.0.0.1:${server.addresses.http?.port}/mcp`;
+    // No keep-alive: each POST comes from a socket of its own, whose local port the client knows.
+    const post = async (body: object, sessionId?: string) => {
+      const { request } = await import('node:http');
+      return new Promise<{ port: number; sessionId: string | undefined }>((resolve, reject) => {
+        const headers: Record<string, string> = {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-11-25',
+          ...(sessionId ? { 'mcp-session-id': sessionId } : {}),
+        };
+        let port = 0;
+        const sent = request(url, { method: 'POST', headers, agent: false }, (response) => {
+          response.resume();
+          response.on('end', () =>
+            resolve({ port, sessionId: response.headers['mcp-session-id'] as string | undefined }),
+          );
+        });
+        sent.on('socket', (socket) => socket.on('connect', () => (port = socket.localPort ?? 0)));
+        sent.on('error', reject);
+        sent.end(JSON.stringify(body));
+      });
+    };
+    const opened = await post({
+      jsonrpc: '2.0',
+      id: 'addr-init',
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'a', version: '0' } },
+    });
+    assert.ok(opened.sessionId);
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, opened.sessionId);
+    const called = await post(
+      { jsonrpc: '2.0', id: 'addr-call', method: 'tools/call', params: { name: 'echo', arguments: {} } },
+      opened.sessionId,
+    );
+    assert.notEqual(called.port, opened.port);
+    const initialize = await spanEnded(
+      'initialize',
+      (s) => s.attributes['jsonrpc.request.id'] === 'addr-init',
+    );
+    const call = await spanEnded(
+      'tools/call echo',
+      (s) => s.attributes['jsonrpc.request.id'] === 'addr-call',
+    );
+    assert.equal(initialize.attributes['client.port'], opened.port);
+    assert.equal(
+      call.attributes['client.port'],
+      called.port,
+      "the call's own socket, not the session's first",
+    );
+    assert.equal(call.attributes['client.address'], '127.0.0.1');
+  });
+
+  it('puts the WebSocket peer in client.address and client.port', async () => {
+    const ws = new McpServer({ name: 'ws-otel', version: '1.0.0' }).tool({
+      name: 'echo',
+      inputSchema: { type: 'object' },
+      handler: (args) => args,
+    });
+    await ws.listen({ ws: { port: 0, host: '127.0.0.1' }, handleSignals: false });
+    const socket = new WebSocket(`ws://127.0.0.1:${ws.addresses.ws?.port}/`, 'mcp');
+    try {
+      let localPort = 0;
+      socket.once('upgrade', (response) => {
+        localPort = response.socket.localPort ?? 0;
+      });
+      await once(socket, 'open');
+      const answered = once(socket, 'message');
+      socket.send(
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'ws-call',
+          method: 'tools/call',
+          params: { name: 'echo', arguments: {}, _meta: envelope() },
+        }),
+      );
+      await answered;
+      const span = await spanEnded(
+        'tools/call echo',
+        (s) => s.attributes['jsonrpc.request.id'] === 'ws-call',
+      );
+      assert.equal(span.attributes['network.protocol.name'], 'websocket');
+      assert.equal(span.attributes['client.address'], '127.0.0.1');
+      assert.equal(span.attributes['client.port'], localPort);
+    } finally {
+      socket.close();
+      await ws.close();
     }
   });
 
@@ -148,5 +245,32 @@ describe('metrics, the v2 client and tasks', () => {
     );
     const run = await spanEnded('weft.run tasked', (s) => parentOf(s) === task.spanContext().spanId);
     assert.equal(run.attributes['weft.outcome'], 'ok');
+  });
+
+  it("links a 2026-07-28 task's work to the request that created it", async () => {
+    const client = new InProcessClient(server);
+    const capabilities = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
+    const created = await client.request(
+      'tools/call',
+      {
+        name: 'tasked',
+        arguments: {},
+        _meta: envelope({ 'io.modelcontextprotocol/clientCapabilities': capabilities }),
+      },
+      'modern-task-1',
+    );
+    assert.equal(created.result?.resultType, 'task', JSON.stringify(created));
+    const taskId = created.result?.taskId as string;
+    const request = await spanEnded(
+      'tools/call tasked',
+      (s) => s.attributes['jsonrpc.request.id'] === 'modern-task-1',
+    );
+    assert.equal(request.attributes['mcp.protocol.version'], '2026-07-28');
+    const task = await spanEnded('weft.task tasked', (s) => s.attributes['weft.task.id'] === taskId);
+    assert.notEqual(task.spanContext().traceId, request.spanContext().traceId);
+    assert.deepEqual(
+      task.links.map((link) => link.context.spanId),
+      [request.spanContext().spanId],
+    );
   });
 });

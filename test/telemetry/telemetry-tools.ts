@@ -82,3 +82,44 @@ export const tasked = defineTool({
   module: import.meta.url,
   handler: () => 'task done',
 });
+
+export const spinProcess = defineTool({
+  name: 'spin_process',
+  description: 'Busy for ms milliseconds in its pool process.',
+  inputSchema: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] },
+  blocking: true,
+  isolation: 'process',
+  module: import.meta.url,
+  timeoutMs: 1_000,
+  handler: ({ ms }) => {
+    const until = Date.now() + ms;
+    while (Date.now() < until);
+    return 'spun';
+  },
+});
+
+export const crashProcess = defineTool({
+  name: 'crash_process',
+  description: 'Kills its pool process.',
+  inputSchema: noArgs,
+  blocking: true,
+  isolation: 'process',
+  module: import.meta.url,
+  handler: () => {
+    process.exit(3);
+  },
+});
+
+export const slow = defineTool({
+  name: 'slow',
+  description: 'Busy for ms milliseconds, checking its flag, past its own 500 ms deadline.',
+  inputSchema: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] },
+  blocking: true,
+  module: import.meta.url,
+  timeoutMs: 500,
+  handler: ({ ms }, ctx) => {
+    const until = Date.now() + ms;
+    while (Date.now() < until) ctx.checkpoint();
+    return 'slow done';
+  },
+});
