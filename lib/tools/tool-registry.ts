@@ -14,14 +14,17 @@ import { readScopes } from '../auth/scopes.js';
 import { findHeaderParams } from '../protocol/header-param-schema.js';
 import { encodeJson } from '../protocol/message-encoding.js';
 import { TagFilter } from '../tag-filter.js';
+import type { ArgumentMap } from './argument-mapping.js';
 import { EXACT_SEAL, type ExactToolSpec } from './exact-tool.js';
 import { findHandler } from './handler-export.js';
 import { checkLimits } from './per-caller-limits.js';
 import type { RegisteredTool, ToolDescriptor } from './registered-tool.js';
 import type { SchemaCompiler } from './schema-compiler.js';
+import type { Checked, ValueCheck } from './standard-schema-check.js';
 import { type Placement, TOOL_OPTION_KEYS, type ToolDefinition } from './tool-definition.js';
 import { compileToolSchema, synchronousCheck } from './tool-schema.js';
 import { checkToolUi } from './tool-ui.js';
+import { transformedInfo } from './transformed-tool.js';
 
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 const DESCRIPTOR_KEYS = ['title', 'description', 'outputSchema', 'annotations', 'icons', '_meta'] as const;
@@ -64,6 +67,11 @@ export class ToolRegistry {
 
   add(definition: ToolDefinition<never, never>): RegisteredTool {
     const tool = this.#check(definition as unknown as ToolDefinition);
+    if (this.#tools.has(tool.name)) {
+      throw new ToolRegistrationError(
+        `Tool "${tool.name}": a tool with this name is already registered; tool names must be unique`,
+      );
+    }
     this.#tools.set(tool.name, tool);
     this.#sorted = undefined;
     this.#onChange();
@@ -133,11 +141,16 @@ export class ToolRegistry {
    */
   async verifyBlockingModules(): Promise<void> {
     const problems: string[] = [];
-    for (const tool of this.#tools.values()) {
-      if (!tool.blocking) continue;
+    for (const registered of this.#tools.values()) {
+      const tool = registered.blocking ? registered : registered.forwardTo;
+      if (tool === undefined) continue;
       try {
         const module = (await import(tool.moduleUrl)) as Record<string, unknown>;
-        findHandler(module, { toolName: tool.name, moduleUrl: tool.moduleUrl, exportName: tool.exportName });
+        findHandler(module, {
+          toolName: tool.handlerName,
+          moduleUrl: tool.moduleUrl,
+          exportName: tool.exportName,
+        });
       } catch (error) {
         const message = (error as Error)?.message ?? String(error);
         problems.push(
@@ -187,12 +200,12 @@ export class ToolRegistry {
     if (typeof definition.name !== 'string' || !TOOL_NAME.test(definition.name)) {
       fail('the name must be 1 to 128 characters of A-Z, a-z, 0-9, "_", "-" or "."');
     }
-    if (this.#tools.has(definition.name)) {
-      fail('a tool with this name is already registered; tool names must be unique');
-    }
 
     const input = compileToolSchema(this.#compiler, definition.inputSchema, 'inputSchema', 'input', fail);
-    const checkArguments = input.check;
+    // A transformed tool's arguments are checked against its published schema, then mapped back
+    // to the original's names (transformed-tool.ts), before anything runs.
+    const transformed = transformedInfo(definition);
+    const checkArguments = transformed?.map ? thenMap(input.check, transformed.map) : input.check;
     const headerParams = findHeaderParams(input.published as ToolDefinition['inputSchema'], fail);
     const output =
       definition.outputSchema === undefined
@@ -314,6 +327,7 @@ export class ToolRegistry {
         blocking: true,
         moduleUrl,
         exportName: definition.export ?? 'default',
+        handlerName: transformed?.handlerName ?? definition.name,
         resourceLimits: definition.resourceLimits,
         isolation,
         env: definition.env,
@@ -338,8 +352,23 @@ export class ToolRegistry {
     if (typeof definition.handler !== 'function') {
       fail('an inline tool needs a handler function (or set blocking: true and give its module)');
     }
-    return { ...base, blocking: false, handler: definition.handler as never };
+    const pooled = transformed?.pooledOriginal;
+    if (pooled === undefined) return { ...base, blocking: false, handler: definition.handler as never };
+    // A custom handler over a blocking original: its forward runs this compiled original.
+    const forwardTo = this.#check(pooled as ToolDefinition);
+    if (!forwardTo.blocking) fail('its forward target is not a blocking tool');
+    return { ...base, blocking: false, handler: definition.handler as never, forwardTo: forwardTo as never };
   }
+}
+
+/** The argument check, then the transformation's mapping on what it let through. */
+function thenMap(check: ValueCheck, map: ArgumentMap): ValueCheck {
+  const mapped = (checked: Checked): Checked =>
+    checked.ok ? map(checked.value as Record<string, unknown>) : checked;
+  return (value) => {
+    const checked = check(value);
+    return checked instanceof Promise ? checked.then(mapped) : mapped(checked);
+  };
 }
 
 function describe(definition: ToolDefinition): ToolDescriptor {
