@@ -83,6 +83,9 @@ export async function forwardToPool(
         ),
       );
     case 'timeout':
+      // The inner deadline is the outer one, so the outer call's own timer fires within a
+      // millisecond of this: let it decide, so the client is told of a timeout, not of an error.
+      await abandonedOrAfter(ctx.signal, 1000);
       throw new CallAbandonedError('timeout');
     case 'cancelled':
       throw new CallAbandonedError(outcome.reason);
@@ -91,4 +94,18 @@ export async function forwardToPool(
     case 'overloaded':
       throw new Error(outcome.reason);
   }
+}
+
+/** Resolves when `signal` aborts, or after `ms` at the latest. */
+function abandonedOrAfter(signal: AbortSignal, ms: number): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
