@@ -65,6 +65,13 @@ export function checkTransformOptions(transform: unknown, fail: (message: string
     if (spec[key] !== undefined && typeof spec[key] !== 'string') fail(`${key} must be a string`);
   }
   if (spec.handler !== undefined && typeof spec.handler !== 'function') fail('handler must be a function');
+  const { tags } = spec;
+  if (
+    tags !== undefined &&
+    !(Array.isArray(tags) && tags.every((tag) => typeof tag === 'string' && tag !== ''))
+  ) {
+    fail('tags must be an array of non-empty strings');
+  }
 }
 
 export function transformTool(
