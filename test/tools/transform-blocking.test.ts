@@ -11,6 +11,7 @@ import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport as Sdk1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { connect, type McpClient } from '../../lib/client/index.js';
 import { McpServer, transformTool } from '../../lib/index.js';
+import { askBlocking } from '../support/fixture-tools.js';
 import { spinArgs } from './transform-fixtures.js';
 
 const text = (result: Record<string, unknown>) =>
@@ -57,6 +58,12 @@ before(async () => {
       name: 'spin_bad_forward',
       args: { mode: { hide: true, default: 'slow' } },
       handler: (args, _ctx, forward) => forward({ ...args, ms: 'soon' }),
+    }) as never,
+  );
+  server.tool(
+    transformTool(askBlocking, {
+      name: 'ask_forwarded',
+      handler: async (args, _ctx, forward) => `forwarded ${await forward(args)}`,
     }) as never,
   );
   await server.listen({ http: { port: 0, host: '127.0.0.1' } });
@@ -166,6 +173,28 @@ describe('a custom handler over a blocking tool', () => {
     assert.equal(result.isError, true);
     assert.match(text(result), /forward to "spin_args".*ms/);
   });
+});
+
+describe("a pooled original's question through forward", () => {
+  for (const protocol of ['modern', 'legacy'] as const) {
+    test(`reaches a ${protocol} client and its answer reaches the original`, async () => {
+      const asked: string[] = [];
+      const asking = await connect(url, {
+        protocol,
+        onElicitation: async (params: Record<string, unknown>) => {
+          asked.push(String(params.message));
+          return { action: 'accept' as const, content: { name: 'grace' } };
+        },
+      });
+      try {
+        const result = await asking.callTool('ask_forwarded', {});
+        assert.equal(text(result), 'forwarded accept: {"name":"grace"}');
+        assert.deepEqual(asked, ['Your name?'], 'asked once');
+      } finally {
+        await asking.close();
+      }
+    });
+  }
 });
 
 describe('transformTool refuses mistakes when the tool is made', () => {
