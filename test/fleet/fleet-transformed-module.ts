@@ -6,11 +6,12 @@
 import { McpServer, transformTool } from '../../lib/index.js';
 import { spin } from './fleet-tools.js';
 
+export const burn = transformTool(spin, { name: 'burn', args: { ms: { rename: 'duration' } } });
+export const spinThenReport = transformTool(spin, {
+  name: 'spin_then_report',
+  handler: async (args, _ctx, forward) => `report: ${await forward(args)}`,
+});
+
 export default new McpServer({ name: 'weft-fleet-transformed', version: '1.0.0' })
-  .tool(transformTool(spin, { name: 'burn', args: { ms: { rename: 'duration' } } }) as never)
-  .tool(
-    transformTool(spin, {
-      name: 'spin_then_report',
-      handler: async (args, _ctx, forward) => `report: ${await forward(args)}`,
-    }) as never,
-  );
+  .tool(burn as never)
+  .tool(spinThenReport as never);
