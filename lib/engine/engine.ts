@@ -89,7 +89,7 @@ export class Engine {
       ...(options.perCaller?.queued === undefined ? {} : { perCallerQueued: options.perCaller.queued }),
       onHeld: (caller, tool, heldMs) => this.#limits.charge(caller, tool, heldMs),
     });
-    this.#inline = new InlineExecutor(this.#admission);
+    this.#inline = new InlineExecutor(this.#admission, (call) => this.#dispatch(call));
     this.#pool = new PoolExecutor(this.#admission, options);
     // Process-isolated tools share the thread slots: both stand for a core's worth of work.
     this.#processes = new ProcessExecutor(this.#admission, options);

@@ -19,6 +19,7 @@
  *
  * A call made without a book of answers but with a client to ask (the legacy era) has its
  * questions asked here, between attempts, so no worker thread is held while a client thinks.
+ * What a job carries and how one is stopped is fleet-job.ts; a call's own state, fleet-call.ts.
  */
 import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
 import type { Placement } from '../tools/tool-definition.js';
@@ -32,23 +33,13 @@ import {
   type FleetToolCall,
   newFleetCall,
 } from './fleet-call.js';
+import { addJob, cancelJob, jobDataOf } from './fleet-job.js';
 import { FleetLink } from './fleet-link.js';
 import type { FleetOptions } from './fleet-options.js';
-import {
-  FLEET_WIRE_VERSION,
-  type FleetEvent,
-  type FleetJobData,
-  type FleetResult,
-  readFleetResult,
-  toolDigest,
-} from './fleet-protocol.js';
+import { type FleetEvent, type FleetJobData, type FleetResult, readFleetResult } from './fleet-protocol.js';
 import type { Outcome } from './outcome.js';
 import { runPooledCall } from './pooled-call.js';
 
-/** How long an abandoned job's marker lives: longer than any job waits in a queue that moves. */
-const ABANDONED_TTL_MS = 3_600_000;
-/** Finished jobs are kept this long (seconds) so a replica adopting a task can still read them. */
-const KEEP_FINISHED_S = 600;
 /** What a client is told when the fleet cannot take its call (-32010); the detail is logged. */
 export const FLEET_UNAVAILABLE = 'The fleet is unavailable: nothing ran; retry later.';
 
@@ -203,31 +194,9 @@ export class FleetExecutor {
       fc.received = 0;
       fc.caughtUp = undefined;
       this.#calls.set(jobId, fc);
-      const data: FleetJobData = {
-        v: FLEET_WIRE_VERSION,
-        tool: call.tool.name,
-        digest: toolDigest(call.tool),
-        args: call.args,
-        budgetMs: call.budgetMs,
-        router: link.router,
-        wantsProgress: call.events.progress !== undefined,
-        minLogLevel: call.events.minLogLevel,
-      };
-      if (remainingMs > 0) data.deadlineAt = Math.round(link.clock.now() + remainingMs);
-      if (call.peer) data.clientCapabilities = call.peer.clientCapabilities;
-      if (call.auth) data.auth = call.auth;
-      if (call.inputs) data.inputs = call.inputs;
-      else if (fc.answers) data.inputs = { answers: fc.answers };
-      const trace = call.watch?.carrier();
-      if (trace !== undefined) data.trace = trace;
+      const data = jobDataOf(fc, link, remainingMs);
       call.watch?.job?.(jobId);
-      await link.queue.add(call.tool.name, data, {
-        jobId,
-        attempts: 1,
-        removeOnComplete: { age: KEEP_FINISHED_S },
-        removeOnFail: { age: KEEP_FINISHED_S },
-      });
-      link.jobAdded();
+      await addJob(link, jobId, data);
       call.onFleetJob?.(jobId); // once the job is in Redis, so whoever follows it finds it
     } catch (error) {
       this.#calls.delete(jobId);
@@ -275,15 +244,7 @@ export class FleetExecutor {
   }
 
   #cancelJob(link: FleetLink, jobId: string, reason: AbandonReason): void {
-    const write = Promise.allSettled([
-      link.commands
-        .multi()
-        .set(link.keys.abandoned(jobId), reason, 'PX', ABANDONED_TTL_MS)
-        .publish(link.keys.cancelChannel, JSON.stringify({ jobId, reason }))
-        .exec(),
-      // A job still waiting leaves the queue; a running one is locked by its worker and stays.
-      link.queue.remove(jobId),
-    ]);
+    const write = cancelJob(link, jobId, reason);
     this.#pendingWrites.add(write);
     void write.finally(() => this.#pendingWrites.delete(write));
   }

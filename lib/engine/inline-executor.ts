@@ -14,20 +14,24 @@ import { MissingClientCapabilityError } from '../tools/tool-context.js';
 import { type Admission, OverloadedError } from './admission.js';
 import type { Cancellation } from './cancellation.js';
 import type { EngineCall } from './engine-call.js';
+import type { RunCall } from './forwarded-call.js';
 import { InlineToolContext } from './inline-tool-context.js';
 import type { Outcome } from './outcome.js';
 import { overloaded } from './pooled-call.js';
 
 export class InlineExecutor {
   readonly #admission: Admission;
+  /** Runs a transformed tool's forward to its pooled original (forwarded-call.ts). */
+  readonly #run: RunCall | undefined;
 
-  constructor(admission: Admission) {
+  constructor(admission: Admission, run?: RunCall) {
     this.#admission = admission;
+    this.#run = run;
   }
 
   async run(call: EngineCall & { tool: RegisteredInlineTool }): Promise<Outcome> {
     const { tool, budgetMs } = call;
-    const ctx = new InlineToolContext(call);
+    const ctx = new InlineToolContext(call, this.#run);
     const work =
       tool.concurrency === Number.POSITIVE_INFINITY
         ? (async () => tool.handler(call.args as never, ctx))()

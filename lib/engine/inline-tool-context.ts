@@ -22,11 +22,15 @@ import {
   type ToolContext,
   type ToolsView,
 } from '../tools/tool-context.js';
+import { FORWARD_TO_POOL } from '../tools/transformed-tool.js';
 import type { CallPeer, EngineCall } from './engine-call.js';
+import { forwardToPool, type RunCall } from './forwarded-call.js';
 
 export class InlineToolContext implements ToolContext {
   readonly deadline: number | undefined;
   readonly #call: EngineCall;
+  /** How `forward` reaches the pool (a transformed tool over a blocking original). */
+  readonly #run: RunCall | undefined;
   #controller: AbortController | undefined;
   #abandoned: CallAbandonedError | undefined;
   #lastProgress = Number.NEGATIVE_INFINITY;
@@ -35,8 +39,9 @@ export class InlineToolContext implements ToolContext {
   /** Present when the call runs in rounds (EngineCall.inputs): questions are answered from it. */
   readonly book: AnswerBook | undefined;
 
-  constructor(call: EngineCall) {
+  constructor(call: EngineCall, run?: RunCall) {
     this.#call = call;
+    this.#run = run;
     this.deadline = call.budgetMs > 0 ? Date.now() + call.budgetMs : undefined;
     this.book = call.inputs ? new AnswerBook(call.inputs.answers) : undefined;
   }
@@ -101,6 +106,15 @@ export class InlineToolContext implements ToolContext {
   resources = (): ResourcesView => this.#peer().resources();
 
   prompts = (): PromptsView => this.#peer().prompts();
+
+  /** A transformed tool's `forward` to its pooled original (forwarded-call.ts). */
+  [FORWARD_TO_POOL](args: Record<string, unknown>): Promise<unknown> {
+    const tool = this.#call.tool.blocking ? undefined : this.#call.tool.forwardTo;
+    if (tool === undefined || this.#run === undefined) {
+      return Promise.reject(new Error(`Tool "${this.#call.tool.name}" has no pooled original to forward to`));
+    }
+    return forwardToPool(this.#run, this.#call, this, tool, args);
+  }
 
   #requests(): ReturnType<typeof clientRequestMethods> {
     if (!this.#clientRequests) {

@@ -122,7 +122,7 @@ export class PoolExecutor {
         const slot = pool.flags.lease();
         const message: PoolTask = {
           callId,
-          toolName: call.tool.name,
+          toolName: call.tool.handlerName,
           moduleUrl: call.tool.moduleUrl,
           exportName: call.tool.exportName,
           args: call.args,

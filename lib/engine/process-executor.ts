@@ -101,7 +101,7 @@ export class ProcessExecutor {
         this.#calls.set(callId, entry);
         const task: ProcessTask = {
           callId,
-          toolName: call.tool.name,
+          toolName: call.tool.handlerName,
           moduleUrl: call.tool.moduleUrl,
           exportName: call.tool.exportName,
           args: call.args,

@@ -15,6 +15,9 @@
  *   need not agree with the replica's.
  * - Redis lost: the running calls are stopped (the replicas that made them have failed them and
  *   nobody could read their results); BullMQ reconnects and the worker takes jobs again.
+ *
+ * What a job's call reaches beyond the engine here (its events, its peer, its storable outcome)
+ * is job-call-edges.ts.
  */
 
 import { hostname } from 'node:os';
@@ -23,25 +26,22 @@ import type { Redis } from 'ioredis';
 import { makePrincipal } from '../auth/principal.js';
 import { Cancellation } from '../engine/cancellation.js';
 import { Engine } from '../engine/engine.js';
-import type { CallEvents, CallPeer } from '../engine/engine-call.js';
 import { FleetClock } from '../engine/fleet-clock.js';
 import { checkQueueName } from '../engine/fleet-options.js';
 import {
   FLEET_WIRE_VERSION,
   type FleetCancel,
-  type FleetEvent,
   type FleetJobData,
   FleetKeys,
   type FleetOutcome,
   type FleetResult,
   toolDigest,
 } from '../engine/fleet-protocol.js';
-import type { Outcome } from '../engine/outcome.js';
 import { loadBullmq, loadIoredis } from '../optional-peers.js';
-import { encodeJson } from '../protocol/message-encoding.js';
 import { checkRedisUrl, redactedUrl } from '../redis-url.js';
 import { JobTelemetry } from '../telemetry/job-telemetry.js';
 import type { RegisteredBlockingTool, RegisteredTool } from '../tools/registered-tool.js';
+import { fleetPeer, jobEvents, type PublishedEvents, storableOutcome } from './job-call-edges.js';
 
 export interface FleetWorkerOptions {
   redis: string;
@@ -61,11 +61,9 @@ export interface FleetWorkerOptions {
   logError?: (message: string) => void;
 }
 
-interface RunningJob {
+interface RunningJob extends PublishedEvents {
   readonly tool: string;
   readonly cancellation: Cancellation;
-  events: number;
-  lastPublish: Promise<unknown>;
   /** What the job is doing now, for the overdue report. */
   stage: string;
   /** Local time by which the job should have ended (its deadline, or its cancel, plus the grace). */
@@ -322,52 +320,14 @@ export class FleetWorker {
       args: data.args,
       budgetMs,
       cancellation: running.cancellation,
-      events: this.#eventsFor(jobId, data, running),
+      events: jobEvents(this.#commands, this.#keys.eventsChannel(data.router), jobId, data, running),
       ...(data.clientCapabilities ? { peer: fleetPeer(data.clientCapabilities) } : {}),
       ...(data.inputs ? { inputs: data.inputs } : {}),
       ...(data.auth ? { auth: makePrincipal(data.auth) } : {}),
       ...(job ? { trace: job.trace } : {}),
     });
     job?.end(outcome);
-    return this.#sendable(tool, outcome, data.budgetMs);
-  }
-
-  /** Progress and log go to the replica that made the call, on its own channel. */
-  #eventsFor(jobId: string, data: FleetJobData, running: RunningJob): CallEvents {
-    const channel = this.#keys.eventsChannel(data.router);
-    const publish = (event: FleetEvent) => {
-      const json = encodeJson(event);
-      if (!json.ok) return;
-      running.events++;
-      running.lastPublish = this.#commands.publish(channel, json.text).catch(() => 0);
-    };
-    const events: CallEvents = {
-      minLogLevel: data.minLogLevel,
-      log: (level, logged) => publish({ jobId, kind: 'log', level, data: logged }),
-    };
-    if (data.wantsProgress) {
-      events.progress = (progress, total, message) => {
-        const event: FleetEvent = { jobId, kind: 'progress', progress };
-        if (total !== undefined) event.total = total;
-        if (message !== undefined) event.message = message;
-        publish(event);
-      };
-    }
-    return events;
-  }
-
-  /** The outcome as BullMQ can store it: a value that is not JSON becomes the tool error it would be locally. */
-  #sendable(tool: RegisteredBlockingTool, outcome: Outcome, budgetMs: number): FleetOutcome {
-    if (outcome.kind === 'overloaded')
-      return { kind: 'panicked', detail: `fleet worker ${this.#name}: ${outcome.reason}` };
-    if (outcome.kind === 'timeout') return { kind: 'timeout', limitMs: budgetMs };
-    if (outcome.kind !== 'ok') return outcome;
-    const json = encodeJson(outcome.value);
-    if (json.ok) return outcome;
-    return {
-      kind: 'tool-error',
-      message: `Tool "${tool.name}" returned a value that cannot be sent as JSON: ${json.problem}`,
-    };
+    return storableOutcome(tool, outcome, data.budgetMs, this.#name);
   }
 
   /** Waits until a thread slot is free again (a terminated thread has exited), so BullMQ takes no job it cannot start. */
@@ -377,25 +337,4 @@ export class FleetWorker {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   }
-}
-
-/**
- * What a handler on a fleet worker reaches beyond its call: the client's capabilities (its
- * questions are answered from the job's book, or end the attempt), and nothing else: the server's
- * registries live on the replica, not here.
- */
-function fleetPeer(clientCapabilities: Record<string, unknown>): CallPeer {
-  const unavailable = (what: string) => {
-    throw new Error(
-      `${what} is not available to a tool running on a fleet worker; run the tool with placement: 'local' to use it`,
-    );
-  };
-  return {
-    clientCapabilities,
-    request: () =>
-      Promise.reject(new Error('A tool on a fleet worker asks its client only through a book of answers')),
-    tools: () => unavailable('ctx.tools()'),
-    resources: () => unavailable('ctx.resources()'),
-    prompts: () => unavailable('ctx.prompts()'),
-  };
 }

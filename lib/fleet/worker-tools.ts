@@ -19,7 +19,11 @@ export async function loadWorkerTools(file: string): Promise<readonly Registered
     typeof module.default === 'function' ? await (module.default as () => unknown)() : module.default;
   const registry = main instanceof McpServer ? toolsOf(main) : definitionsOf(module, main);
   await registry.verifyBlockingModules();
-  const blocking = registry.sorted().filter((tool) => tool.blocking);
+  // A transformed tool's custom handler runs on the replica; its forward's pooled original runs here.
+  const blocking = registry
+    .sorted()
+    .flatMap((tool) => (tool.blocking ? [tool] : tool.forwardTo ? [tool.forwardTo] : []))
+    .filter((tool, index, all) => all.findIndex((other) => other.name === tool.name) === index);
   if (blocking.length === 0) {
     throw new TypeError(
       `${file} exports no blocking tool: export the server (an McpServer, or a function returning one) with blocking tools, or blocking tool definitions (defineTool({ blocking: true, ... })); a fleet worker runs blocking tools only`,

@@ -21,9 +21,15 @@
 import { ConnectionClosedError, McpError, RequestTimeoutError } from '../client/client-errors.js';
 import type { InputHandlers } from '../client/input-answers.js';
 import { McpClient } from '../client/mcp-client.js';
-import { EXACT_SEAL, type ExactAnswer, type ExactCallRequest } from '../tools/exact-tool.js';
+import type { ExactAnswer, ExactCallRequest } from '../tools/exact-tool.js';
 import type { ToolDescriptor } from '../tools/registered-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
+import {
+  checkMountTransforms,
+  type MountTransforms,
+  publishedName,
+  publishMountedTool,
+} from './mounted-transform.js';
 import { describeUpstream, transportOf, type Upstream } from './upstream-target.js';
 
 export interface MountOptions {
@@ -33,9 +39,15 @@ export interface MountOptions {
   protocol?: 'auto' | 'modern' | 'legacy';
   /** Longest wait between reconnection attempts (ms, default 5000). */
   maxBackoffMs?: number;
+  /**
+   * Per upstream tool name: its published face changed, as `transformTool` changes a local tool's
+   * (name, title, description, tags, args renamed / described / defaulted / hidden, a custom
+   * handler with `forward`). See mounted-transform.ts.
+   */
+  transform?: MountTransforms;
 }
 
-const MOUNT_OPTION_KEYS = new Set(['namespace', 'protocol', 'maxBackoffMs']);
+const MOUNT_OPTION_KEYS = new Set(['namespace', 'protocol', 'maxBackoffMs', 'transform']);
 const NAMESPACE = /^[A-Za-z0-9_.-]{1,64}$/;
 
 export class MountedUpstream {
@@ -73,6 +85,7 @@ export class MountedUpstream {
         `server.mount: namespace ${JSON.stringify(options.namespace)} must be 1 to 64 characters of A-Z, a-z, 0-9, "_", "-" or "."`,
       );
     }
+    checkMountTransforms(options.transform);
     transportOf(upstream); // refuses an upstream of the wrong shape now, not at the first connection
     this.#upstream = upstream;
     this.#options = options;
@@ -154,7 +167,8 @@ export class MountedUpstream {
     const prefix = this.#options.namespace === undefined ? '' : `${this.#options.namespace}_`;
     const seen = new Set<string>();
     for (const tool of tools) {
-      const name = `${prefix}${tool.name}`;
+      const transform = this.#options.transform?.[tool.name];
+      const name = publishedName(tool.name, prefix, transform);
       seen.add(name);
       const descriptor = { ...tool, name } as ToolDescriptor;
       const json = JSON.stringify(descriptor);
@@ -162,10 +176,12 @@ export class MountedUpstream {
       if (known?.json === json) continue;
       if (known) this.#registry.remove(name);
       try {
-        this.#registry.addExact(EXACT_SEAL, {
+        publishMountedTool(
+          this.#registry,
           descriptor,
-          call: (request) => this.#forward(tool.name, request),
-        });
+          (request) => this.#forward(tool.name, request),
+          transform,
+        );
         this.#published.set(name, { upstreamName: tool.name, json });
       } catch (error) {
         this.#logError(`weft gateway: ${(error as Error).message}`);

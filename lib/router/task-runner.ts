@@ -1,6 +1,8 @@
 /**
  * Runs tool calls as tasks: the call is stored before it is answered, runs on the engine like any
- * call, and writes its outcome to the task store instead of to a response.
+ * call, and writes its outcome to the task store instead of to a response. This file owns a
+ * replica's tasks (start, cancel, answers, signals, writes); what one task does while it runs, its
+ * attempts and rounds of input, is task-attempts.ts.
  *
  * Why it is built this way:
  * - A task has a Cancellation of its own, not its request's: the request that created it ends at
@@ -22,28 +24,20 @@
 import { randomUUID } from 'node:crypto';
 import { principalKey } from '../auth/principal.js';
 import { Cancellation } from '../engine/cancellation.js';
-import { effectiveBudgetMs } from '../engine/deadline.js';
 import type { Engine } from '../engine/engine.js';
-import type { CallEvents, CallPeer } from '../engine/engine-call.js';
+import type { CallPeer } from '../engine/engine-call.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { notification } from '../protocol/json-rpc.js';
-import { NO_LOGS } from '../protocol/log-levels.js';
-import type { TaskChange, TaskQuestion, TaskRecord } from '../tasks/task-record.js';
+import type { TaskChange, TaskRecord } from '../tasks/task-record.js';
 import { isTerminal } from '../tasks/task-record.js';
 import type { TaskSignal, TaskStore } from '../tasks/task-store.js';
-import {
-  isInputRequiredReturn,
-  QUESTION_METHODS,
-  type Question,
-  questionsOf,
-} from '../tools/client-questions.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
 import type { CallerKeys } from './caller-keys.js';
 import type { MethodContext } from './method-table.js';
 import type { Session } from './session.js';
 import { adoptTask } from './task-adoption.js';
-import { askLive, storeAnswers, waitForInput } from './task-input.js';
-import { finalChange, relatedTaskSink, shutDown } from './task-outcomes.js';
+import { type RunningTask, runTaskAttempts, SILENT } from './task-attempts.js';
+import { storeAnswers } from './task-input.js';
 import { TaskWaiters } from './task-waiters.js';
 import { legacyTask } from './task-wire.js';
 
@@ -65,23 +59,6 @@ export interface TaskRunnerOptions {
   /** Whom each task's call is for (fair admission, per-caller limits); a task counts while it runs. */
   callers?: CallerKeys;
 }
-
-/** A task running on this replica. */
-interface RunningTask {
-  readonly cancellation: Cancellation;
-  /** Wakes the runner while it waits for input (new answers, or a cancel). */
-  wake: (() => void) | undefined;
-  /** Left to another replica at shutdown (its fleet job goes on): not released, not failed. */
-  handedOver?: boolean;
-  /** Called once the first fleet job of the task is in Redis and named in its record. */
-  jobRecorded?: () => void;
-}
-
-/** A task's handler reports progress and logs to nobody: no request is waiting for them. */
-const SILENT: CallEvents = { minLogLevel: NO_LOGS, log: () => {} };
-
-/** How many attempts a task may make, each ending with new questions, before it is failed. */
-const MAX_ROUNDS = 64;
 
 /** Who may list a legacy session's tasks: an id per session, never shown to anyone. */
 const owners = new WeakMap<Session, string>();
@@ -169,7 +146,14 @@ export class TaskRunner {
             running.jobRecorded = resolve;
           })
         : undefined;
-    const ran = this.#run(record, ctx, tool, args, running)
+    const ran = runTaskAttempts(
+      { ...this.#options, write: (written, writeCtx, change) => this.#write(written, writeCtx, change) },
+      record,
+      ctx,
+      tool,
+      args,
+      running,
+    )
       .catch((error) => {
         this.#options.logError(
           `weft: task ${record.taskId} (${tool.name}) failed: ${(error as Error)?.stack}`,
@@ -233,127 +217,6 @@ export class TaskRunner {
 
   close(): void {
     this.#unsubscribe();
-  }
-
-  async #run(
-    record: TaskRecord,
-    ctx: MethodContext,
-    tool: RegisteredTool,
-    args: Record<string, unknown>,
-    running: RunningTask,
-  ): Promise<void> {
-    const { engine, store } = this.#options;
-    const { cancellation } = running;
-    const legacy = record.era === 'legacy';
-    // A legacy task's questions go out on the session's own stream, tagged with the task: the
-    // stream of the request that created it has already ended.
-    const taskCtx: MethodContext = legacy
-      ? { ...ctx, sink: relatedTaskSink(ctx.session.sink, record.taskId) }
-      : ctx;
-    const peer = this.#options.peer ? { peer: this.#options.peer(taskCtx) } : {};
-    const budgetMs = effectiveBudgetMs(this.#options.timeoutMs, tool.timeoutMs);
-    const caller = this.#options.callers ? { caller: this.#options.callers.callerOf(ctx, tool, args) } : {};
-    let answers = record.answers ?? {};
-    let state = record.state;
-    for (let round = 0; ; round++) {
-      const outcome = await engine.run({
-        tool,
-        args,
-        budgetMs,
-        cancellation,
-        events: SILENT,
-        auth: ctx.scope.principal,
-        // The task's work outlives the request that made it: its spans are linked to it.
-        ...(ctx.trace ? { trace: { request: ctx.trace.request, linked: true, taskId: record.taskId } } : {}),
-        ...peer,
-        ...caller,
-        inputs: state === undefined ? { answers } : { answers, state },
-        // On the fleet the work may outlive this replica: the record says which job to follow.
-        onFleetJob: (fleetJob) => {
-          store
-            .update(record.taskId, { fleetJob })
-            .catch(() => {})
-            .finally(() => running.jobRecorded?.());
-        },
-        keepOnShutdown: store.handOver !== undefined,
-      });
-      if (
-        cancellation.reason === 'shutdown' &&
-        store.handOver &&
-        tool.blocking &&
-        engine.placementOf(tool) === 'fleet'
-      ) {
-        running.handedOver = true;
-        store.handOver(record.taskId);
-        return;
-      }
-      if (cancellation.cancelled) {
-        // A client's cancel has already written `cancelled`; a shutdown has not.
-        if (cancellation.reason === 'shutdown') await this.#write(record, ctx, shutDown(tool));
-        return;
-      }
-      let questions: Question[] | undefined;
-      if (outcome.kind === 'input-required') questions = outcome.questions;
-      else if (outcome.kind === 'ok' && isInputRequiredReturn(outcome.value)) {
-        questions = questionsOf(outcome.value);
-        state = outcome.value.state;
-      }
-      if (questions === undefined) {
-        await this.#write(record, ctx, finalChange(record, tool, outcome));
-        return;
-      }
-      if (round >= MAX_ROUNDS) {
-        await this.#write(record, ctx, {
-          status: 'failed',
-          statusMessage: `The tool asked for input ${MAX_ROUNDS} times in a row`,
-          error: {
-            code: ErrorCode.InternalError,
-            message: `Tool "${tool.name}" asked for input ${MAX_ROUNDS} times in a row; it should finish`,
-          },
-        });
-        return;
-      }
-      const missing = questions.find(
-        ({ method }) => ctx.scope.clientCapabilities[QUESTION_METHODS[method].capability] === undefined,
-      );
-      if (missing !== undefined) {
-        const capability = QUESTION_METHODS[missing.method].capability;
-        const message = `Tool "${tool.name}" needs the client capability "${capability}" (to send ${missing.method}), which the client did not declare`;
-        await this.#write(record, ctx, {
-          status: 'failed',
-          statusMessage: message,
-          error: {
-            code: legacy ? ErrorCode.InvalidRequest : ErrorCode.MissingRequiredClientCapability,
-            message,
-            ...(legacy ? {} : { data: { requiredCapabilities: { [capability]: {} } } }),
-          },
-        });
-        return;
-      }
-      const inputRequests: Record<string, TaskQuestion> = {};
-      for (const { key, method, params } of questions) inputRequests[key] = { method, params };
-      const waiting: TaskChange = {
-        status: 'input_required',
-        inputRequests,
-        statusMessage: 'Waiting for input',
-      };
-      if (state !== undefined) waiting.state = state;
-      if ((await this.#write(record, ctx, waiting)) === undefined) return;
-      const next = legacy
-        ? await askLive(taskCtx, questions, answers, cancellation, (change) =>
-            this.#write(record, ctx, change),
-          )
-        : await waitForInput(store, record.taskId, running);
-      if (next === undefined) {
-        if (cancellation.reason === 'shutdown') await this.#write(record, ctx, shutDown(tool));
-        return;
-      }
-      answers = next;
-      if (!legacy) {
-        const fresh = await store.get(record.taskId);
-        state = fresh?.state;
-      }
-    }
   }
 
   /** Writes a change (nothing, if the task is already terminal) and tells who waits for it. */

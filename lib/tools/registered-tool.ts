@@ -68,6 +68,11 @@ export interface RegisteredInlineTool extends RegisteredToolBase {
   readonly handler: ToolHandler<never, never>;
   /** Set only by the sealed registration (exact-tool.ts): calls go to it, past every local check. */
   readonly exact?: ExactCall;
+  /**
+   * A transformed tool's custom handler over a blocking original: the original, compiled, which
+   * the handler's `forward` runs in the pool (engine/forwarded-call.ts). Never listed by itself.
+   */
+  readonly forwardTo?: RegisteredBlockingTool;
 }
 
 export interface RegisteredBlockingTool extends RegisteredToolBase {
@@ -75,6 +80,8 @@ export interface RegisteredBlockingTool extends RegisteredToolBase {
   /** A file: URL the worker can `import()`. */
   readonly moduleUrl: string;
   readonly exportName: string;
+  /** The tool name the module's export answers to: its own, or a transformed tool's original's. */
+  readonly handlerName: string;
   readonly resourceLimits: WorkerResourceLimits | undefined;
   /** 'thread' (a pool thread) or 'process' (a pool child process, killed outright when abandoned). */
   readonly isolation: ToolIsolation;

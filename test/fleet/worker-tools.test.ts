@@ -30,6 +30,17 @@ describe('weft worker: the tools a module gives it', () => {
     );
   });
 
+  it("takes a transformed tool's original: the renamed tool itself, and a custom handler's pooled original", async () => {
+    const tools = await loadWorkerTools(here('./fleet-transformed-module.js'));
+    assert.deepEqual(
+      tools.map((tool) => [tool.name, tool.blocking && tool.handlerName]),
+      [
+        ['burn', 'spin'],
+        ['spin', 'spin'],
+      ],
+    );
+  });
+
   it('refuses a module with no blocking tool, saying what it expects', async () => {
     await assert.rejects(
       loadWorkerTools(fileURLToPath(new URL('../support/cli-served-server.js', import.meta.url))),

@@ -1,8 +1,8 @@
 /**
  * transformTool: the derived tool publishes the renamed, described, defaulted and hidden arguments
  * and reaches the original handler with the original names; a custom handler forwards; mistakes
- * (a hidden argument without a default, an unknown argument, a blocking tool) are refused when
- * the tool is made.
+ * (a hidden argument without a default, an unknown argument, a Standard Schema) are refused when
+ * the tool is made. Blocking tools: transform-blocking.test.ts.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -92,8 +92,8 @@ describe('transformTool', () => {
     assert.throws(() => transformTool(search, { args: { q: { rename: 'limit' } } }), /already taken/);
     assert.throws(() => transformTool(search, { nme: 'x' } as never), /unknown option "nme"/);
     assert.throws(
-      () => transformTool({ ...search, blocking: true, module: import.meta.url }, {}),
-      /blocking tool/,
+      () => transformTool({ ...search, inputSchema: { '~standard': { version: 1 } } } as never, {}),
+      /only a JSON Schema inputSchema can be transformed/,
     );
   });
 });
