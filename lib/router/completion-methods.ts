@@ -3,12 +3,14 @@
  *
  * A reference to something unknown is the client's mistake (-32602); an argument without a
  * completer simply has no suggestions. At most 100 values go out, as the spec requires, with
- * `total` and `hasMore` telling the client there were more.
+ * `total` and `hasMore` telling the client there were more. A mounted prompt or template is
+ * completed by its upstream (lib/gateway/), whose answer is sent as it is.
  */
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import type { Completer } from '../resources/resource-definition.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
+import { asCancellable } from './resource-methods.js';
 import type { Router } from './router.js';
 
 const MAX_VALUES = 100;
@@ -17,8 +19,17 @@ export function addCompletionMethods(
   router: Router,
   registries: { prompts: PromptRegistry; resources: ResourceRegistry },
 ): void {
-  router.method('completion/complete', async ({ params }) => {
+  router.method('completion/complete', async (ctx) => {
+    const { params } = ctx;
     const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
+    // A mounted prompt or template: the upstream completes, and its answer passes through.
+    const mounted =
+      ref?.type === 'ref/prompt' && typeof ref.name === 'string'
+        ? registries.prompts.exactOf(ref.name)
+        : ref?.type === 'ref/resource' && typeof ref.uri === 'string'
+          ? registries.resources.template(ref.uri)?.exact
+          : undefined;
+    if (mounted) return asCancellable(ctx, (signal) => mounted.complete(params, signal));
     const argument = params.argument as { name?: unknown; value?: unknown } | undefined;
     if (typeof argument?.name !== 'string' || typeof argument.value !== 'string') {
       throw ProtocolError.invalidParams('completion/complete needs argument: { name, value } (strings)');
