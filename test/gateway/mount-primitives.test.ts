@@ -336,3 +336,66 @@ for (const naming of [NAMESPACED, VERBATIM]) {
     await client.close();
   });
 }
+
+describe('mounted primitives are sealed and paged by weft', () => {
+  test('only the seal registers an exact prompt, resource or template; ordinary options cannot', async () => {
+    const { PromptRegistry } = await import('../../lib/prompts/prompt-registry.js');
+    const { ResourceRegistry } = await import('../../lib/resources/resource-registry.js');
+    const forged = Symbol('weft.exact-tool-registration') as never;
+    const reader = { read: async () => [], watch: () => {} };
+    assert.throws(
+      () =>
+        new PromptRegistry(() => {}).addExact(forged, {
+          descriptor: { name: 'p' },
+          get: async () => ({}),
+          complete: async () => ({}),
+        }),
+      /only be registered by server.mount/,
+    );
+    const resources = new ResourceRegistry(() => {});
+    assert.throws(
+      () => resources.addExact(forged, { ...reader, descriptor: { uri: 'a://b' } }),
+      /server.mount/,
+    );
+    assert.throws(
+      () =>
+        resources.addExactTemplate(forged, {
+          ...reader,
+          descriptor: { uriTemplate: 'a://{b}' },
+          complete: async () => ({}),
+        }),
+      /server.mount/,
+    );
+    const server = new McpServer({ name: 'plain', version: '0.0.0' });
+    assert.throws(
+      () => server.prompt({ name: 'p', get: () => 'x', exact: true } as never),
+      /unknown option "exact"/,
+    );
+  });
+
+  test("mounted prompts and resources follow the gateway's page size, merged with local ones", async () => {
+    const server = new McpServer({ name: 'paged', version: '0.0.0', pageSize: 2 });
+    server.prompt({ name: 'local_prompt', get: () => 'local' });
+    await server.mount(upstream.server, { namespace: 'w' });
+    await server.listen({ http: { port: 0, host: '127.0.0.1' }, handleSignals: false });
+    const client = new Sdk1Client({ name: 'sdk1', version: '1.0.0' });
+    await client.connect(new Sdk1Http(new URL(`http://127.0.0.1:${server.addresses.http?.port}/mcp`)));
+    const first = await client.listPrompts();
+    assert.equal(first.prompts.length, 2);
+    assert.equal(typeof first.nextCursor, 'string');
+    const names = first.prompts.map((p) => p.name);
+    let cursor = first.nextCursor;
+    while (cursor !== undefined) {
+      const page = await client.listPrompts({ cursor });
+      names.push(...page.prompts.map((p) => p.name));
+      cursor = page.nextCursor;
+    }
+    assert.deepEqual(names, [...names].sort());
+    assert.ok(names.includes('local_prompt') && names.includes('w_test_simple_prompt'), names.join());
+    const resources = await client.listResources();
+    assert.equal(resources.resources.length, 2);
+    assert.equal(typeof resources.nextCursor, 'string');
+    await client.close();
+    await server.close();
+  });
+});
