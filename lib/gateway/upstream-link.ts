@@ -5,6 +5,7 @@
  * data, anything else (a timeout, a dropped connection) a -32603 that says what happened.
  */
 import { McpError } from '../client/client-errors.js';
+import type { InputHandlers } from '../client/input-answers.js';
 import type { McpClient } from '../client/mcp-client.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
@@ -18,6 +19,25 @@ export interface UpstreamLink {
   /** Why the upstream is down, or undefined while it is up. */
   down(): string | undefined;
   logError(message: string): void;
+}
+
+/**
+ * What answers a modern upstream's `input_required` during a forwarded prompts/get, read or
+ * completion: a refusal (questions are bridged for tool calls only), so the question never reaches
+ * the client of some unrelated tool call in flight.
+ */
+function refusing(method: string): InputHandlers {
+  const refuse = (what: string) => () => {
+    throw new McpError(
+      ErrorCode.InternalError,
+      `weft's gateway does not relay ${what} asked during ${method} (only during tool calls)`,
+    );
+  };
+  return {
+    onElicitation: refuse('elicitation'),
+    onSampling: refuse('sampling'),
+    roots: refuse('roots/list'),
+  };
 }
 
 /** One request forwarded upstream; resolves with its result as the upstream sent it (era marker aside). */
@@ -37,7 +57,10 @@ export async function forward(
   }
   try {
     // The upstream's era markers are its own; this server's answer gets this server's.
-    const { resultType: _resultType, ...result } = await client.request(method, params, { signal });
+    const { resultType: _resultType, ...result } = await client.request(method, params, {
+      signal,
+      input: refusing(method),
+    });
     return result;
   } catch (error) {
     if (error instanceof McpError) throw new ProtocolError(error.code, error.message, error.data);
