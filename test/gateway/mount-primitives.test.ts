@@ -16,6 +16,7 @@ import {
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { connect, type McpError } from '../../lib/client/index.js';
 import { McpServer } from '../../lib/index.js';
 import { startWeftUpstream, type WeftUpstream } from '../client/weft-upstream.js';
 
@@ -237,16 +238,27 @@ for (const naming of [NAMESPACED, VERBATIM]) {
         await client.close();
       });
 
-      test("an upstream's error passes through: a missing required argument, an unknown URI", async () => {
+      test("an upstream's errors pass through with their code and message (no local re-check)", async () => {
         const client = await open(gateway().url);
+        const direct = await connect(upstream.httpUrl, { protocol: 'modern' });
+        const expected = await direct.getPrompt('test_prompt_with_arguments', { arg1: 'a' }).then(
+          () => assert.fail('the upstream refuses a missing argument'),
+          (error: McpError) => error,
+        );
         await assert.rejects(
           client.getPrompt(naming.prompt('w', 'test_prompt_with_arguments'), { arg1: 'a' }),
-          /arg2/,
+          (error: Error & { code?: number }) => {
+            assert.equal(error.code, expected.code);
+            assert.ok(
+              error.message.includes(expected.message),
+              `${error.message} carries ${expected.message}`,
+            );
+            return true;
+          },
         );
-        await assert.rejects(
-          client.read(naming.uri('w', 'test://nothing-here')),
-          /not found|Unknown|-32002|-32602/i,
-        );
+        // A URI no mounted entry answers is weft's own not-found (each era has its code).
+        await assert.rejects(client.read(naming.uri('w', 'test://nothing-here')), /not found/i);
+        await direct.close();
         await client.close();
       });
 
