@@ -316,6 +316,7 @@ for (const naming of [NAMESPACED, VERBATIM]) {
 
   test(`${naming.label}: an SDK upstream killed answers -32603 saying so, and comes back with its listing`, async () => {
     const client = await sdk1Driver(gateway().url);
+    await client.subscribe(naming.uri('s', 'memo://today'));
     await client.callTool(naming.prompt('s', 'die'));
     await new Promise((resolve) => setTimeout(resolve, 100));
     await assert.rejects(
@@ -336,6 +337,18 @@ for (const naming of [NAMESPACED, VERBATIM]) {
     }
     assert.equal(answer, 'Hello back');
     assert.equal(textOf(await client.read(naming.uri('s', 'memo://today'))), 'memo of today');
+    // The upstream subscription was renewed on the new connection: its updates still arrive.
+    let touched = '';
+    for (let i = 0; i < 40 && touched !== 'touched, subscribed'; i++) {
+      const result = (await client.callTool(naming.prompt('s', 'touch'))) as { content: { text: string }[] };
+      touched = result.content[0]?.text ?? '';
+      if (touched !== 'touched, subscribed') await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    assert.equal(touched, 'touched, subscribed');
+    await until(
+      () => client.updated.includes(naming.uri('s', 'memo://today')),
+      'an update after the restart',
+    );
     // A prompt added to the restarted upstream reaches the listing (its list_changed is heard again).
     await client.callTool(naming.prompt('s', 'add_prompt'));
     await until(() => client.promptsChanged > 0, 'list_changed from the restarted upstream');
