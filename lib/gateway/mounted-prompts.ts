@@ -3,7 +3,9 @@
  * (prompts/exact-prompt.ts) under `namespace_name` (when a namespace is given), re-read when the
  * upstream says its prompt list changed and after every reconnection; `prompts/get` and
  * `completion/complete` for them are forwarded and the upstream's answers pass through. While the
- * upstream is down they stay listed (names are stable) and answer -32603 saying so.
+ * upstream is down they stay listed (names are stable) and answer -32603 saying so. A modern
+ * upstream's question while it builds a prompt goes to the client through the prompt's own ctx
+ * (upstream-link.ts).
  */
 import type { McpClient } from '../client/mcp-client.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
@@ -53,12 +55,13 @@ export class MountedPrompts {
       try {
         this.#registry.addExact(EXACT_SEAL, {
           descriptor,
-          get: (args, signal) =>
+          get: (args, ctx) =>
             forward(
               this.#link,
               'prompts/get',
               args === undefined ? { name: upstreamName } : { name: upstreamName, arguments: args },
-              signal,
+              ctx.signal,
+              ctx,
             ),
           complete: (params, signal) =>
             forward(

@@ -14,7 +14,7 @@
  * asked for are dropped by weft's fan-out).
  */
 import type { McpClient } from '../client/mcp-client.js';
-import type { ResourceContents } from '../resources/resource-definition.js';
+import type { ReadContext, ResourceContents } from '../resources/resource-definition.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import { EXACT_SEAL } from '../tools/exact-tool.js';
 import { withoutMeta } from './mounted-prompts.js';
@@ -112,7 +112,7 @@ export class MountedResources {
     if (known === json) return;
     if (known !== undefined) this.#registry.remove(key);
     const source = {
-      read: (uri: string, signal: AbortSignal) => this.#read(uri, signal),
+      read: (uri: string, ctx: ReadContext) => this.#read(uri, ctx),
       watch: (uri: string) => this.#watch(uri),
     };
     try {
@@ -138,8 +138,9 @@ export class MountedResources {
     }
   }
 
-  async #read(uri: string, signal: AbortSignal): Promise<ResourceContents[]> {
-    const result = await forward(this.#link, 'resources/read', { uri: this.#uris.upstream(uri) }, signal);
+  async #read(uri: string, ctx: ReadContext): Promise<ResourceContents[]> {
+    const params = { uri: this.#uris.upstream(uri) };
+    const result = await forward(this.#link, 'resources/read', params, ctx.signal, ctx);
     const contents = Array.isArray(result.contents) ? (result.contents as ResourceContents[]) : [];
     return contents.map((part) => {
       const published = typeof part?.uri === 'string' ? this.#uris.publish(part.uri) : undefined;

@@ -9,6 +9,7 @@ import type { InputHandlers } from '../client/input-answers.js';
 import type { McpClient } from '../client/mcp-client.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
+import type { ClientAsking } from '../tools/tool-context.js';
 
 export interface UpstreamLink {
   /** How the upstream is named in messages (its command or URL). */
@@ -22,21 +23,23 @@ export interface UpstreamLink {
 }
 
 /**
- * What answers a modern upstream's `input_required` during a forwarded prompts/get, read or
- * completion: a refusal (questions are bridged for tool calls only), so the question never reaches
- * the client of some unrelated tool call in flight.
+ * What answers a modern upstream's `input_required` during a forwarded request: the weft request's
+ * own `ctx` when it can ask its client (prompts/get, resources/read: live in a legacy session, in
+ * rounds in a modern request, whose retry forwards again and finds the answer), else a refusal, so
+ * the question never reaches the client of some unrelated tool call in flight.
  */
-function refusing(method: string): InputHandlers {
+function answering(method: string, asking: ClientAsking | undefined): InputHandlers {
   const refuse = (what: string) => () => {
     throw new McpError(
       ErrorCode.InternalError,
-      `weft's gateway does not relay ${what} asked during ${method} (only during tool calls)`,
+      `weft's gateway cannot relay ${what} asked during ${method}: this request cannot ask its client`,
     );
   };
+  const { elicit, sample, roots } = asking ?? {};
   return {
-    onElicitation: refuse('elicitation'),
-    onSampling: refuse('sampling'),
-    roots: refuse('roots/list'),
+    onElicitation: elicit ? (params) => elicit(params as never) : refuse('elicitation'),
+    onSampling: sample ? (params) => sample(params as never) as never : refuse('sampling'),
+    roots: roots ? async () => (await roots()).roots : refuse('roots/list'),
   };
 }
 
@@ -46,6 +49,7 @@ export async function forward(
   method: string,
   params: Record<string, unknown>,
   signal: AbortSignal,
+  asking?: ClientAsking,
 ): Promise<Record<string, unknown>> {
   const client = link.client();
   const down = link.down();
@@ -59,7 +63,7 @@ export async function forward(
     // The upstream's era markers are its own; this server's answer gets this server's.
     const { resultType: _resultType, ...result } = await client.request(method, params, {
       signal,
-      input: refusing(method),
+      input: answering(method, asking),
     });
     return result;
   } catch (error) {

@@ -190,7 +190,7 @@ export class PromptRegistry {
     const definition = this.definition(name);
     if (!definition) throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
     const exact = this.#prompts.get(name)?.exact;
-    if (exact) return (await exact.get(args, ctx.signal)) as unknown as PromptResult;
+    if (exact) return (await exact.get(args, ctx)) as unknown as PromptResult;
     const given = args ?? {};
     if (typeof given !== 'object' || Array.isArray(given)) {
       throw ProtocolError.invalidParams(`prompts/get: arguments must be an object of strings`);

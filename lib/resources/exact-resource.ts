@@ -6,11 +6,14 @@
  * A subscription to one is forwarded upstream (`watch`). The registry makes them only when handed
  * `EXACT_SEAL`, which no public entry exports.
  */
-import type { ResourceContents } from './resource-definition.js';
+import type { ReadContext, ResourceContents } from './resource-definition.js';
 
 interface ExactSource {
-  /** `resources/read` forwarded (the published URI); resolves with the upstream's contents. */
-  read(uri: string, signal: AbortSignal): Promise<ResourceContents[]>;
+  /**
+   * `resources/read` forwarded (the published URI); resolves with the upstream's contents. The
+   * upstream's questions go to the client through `ctx` (elicit, sample, roots).
+   */
+  read(uri: string, ctx: ReadContext): Promise<ResourceContents[]>;
   /** A client subscribed to `uri` (published), on either era's path: subscribe upstream too. */
   watch(uri: string): void;
 }

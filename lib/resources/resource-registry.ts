@@ -301,12 +301,12 @@ export class ResourceRegistry {
   async read(uri: string, ctx: ReadContext): Promise<ResourceContents[]> {
     checkUriLength(uri);
     const exact = this.#exact(uri);
-    if (exact?.exact) return exact.exact.read(uri, ctx.signal);
+    if (exact?.exact) return exact.exact.read(uri, ctx);
     if (exact) return toContents(uri, exact.definition.mimeType, await exact.definition.read(uri, ctx));
     for (const key of this.sortedTemplates().map((entry) => entry.key)) {
       const entry = this.#templates.get(key)!;
       const variables = entry.match(uri);
-      if (variables && entry.exact) return entry.exact.read(uri, ctx.signal);
+      if (variables && entry.exact) return entry.exact.read(uri, ctx);
       if (variables) {
         return toContents(uri, entry.definition.mimeType, await entry.definition.read(uri, variables, ctx));
       }

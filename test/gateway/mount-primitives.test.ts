@@ -424,3 +424,30 @@ describe('mounted primitives are sealed and paged by weft', () => {
     await server.close();
   });
 });
+
+describe("an upstream's question while a mounted prompt is built reaches the client in its era", () => {
+  const answer = async () => ({ action: 'accept' as const, content: { context: 'gateways' } });
+  const expected = 'Write with this context in mind: gateways';
+
+  test('SDK 1.x client (legacy): asked live', async () => {
+    const { ElicitRequestSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const client = new Sdk1Client({ name: 'sdk1', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, answer);
+    await client.connect(new Sdk1Http(new URL(gateways[0]!.url)));
+    const prompt = await client.getPrompt({ name: 'w_test_input_required_result_prompt' });
+    assert.equal(messageText(prompt as never), expected);
+    await client.close();
+  });
+
+  test('SDK v2 client (modern): in rounds', async () => {
+    const client = new V2Client({ name: 'v2', version: '1.0.0' }, {
+      capabilities: { elicitation: {} },
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+    } as never);
+    client.setRequestHandler('elicitation/create', answer as never);
+    await client.connect(new V2Http(new URL(gateways[0]!.url)) as never);
+    const prompt = await client.getPrompt({ name: 'w_test_input_required_result_prompt' });
+    assert.equal(messageText(prompt as never), expected);
+    await client.close();
+  });
+});
