@@ -41,7 +41,10 @@ export interface MountPrimitives {
 }
 
 export interface MountOptions {
-  /** Prefix of the published names: `namespace_tool`. Absent: the upstream's names as they are. */
+  /**
+   * Prefix of the published names: `namespace_tool`, `namespace_prompt`, and resource URIs and
+   * templates as `namespace+scheme:...` (resource-uris.ts). Absent: the upstream's names as they are.
+   */
   namespace?: string;
   /** Which era to speak to the upstream (default: probe). */
   protocol?: 'auto' | 'modern' | 'legacy';
