@@ -176,6 +176,7 @@ export class McpServer {
       capabilities: () => this.#capabilities(),
       hasResource: (uri) => this.#resources.has(uri),
       scopesOf: (uri) => this.#resources.scopesOf(uri),
+      watch: (uri) => this.#resources.watch(uri),
     });
     this.#listens.addTo(this.#router);
     const parts: ServerParts = {
@@ -367,13 +368,17 @@ export class McpServer {
   }
 
   /**
-   * Mounts another MCP server (a command, a URL, or an McpServer of this process): its tools are
-   * published here exactly as the upstream describes them, under `namespace_` when given, and each
-   * call is forwarded with its deadline, cancel, progress and logs (lib/gateway/). Resolves once the
+   * Mounts another MCP server (a command, a URL, or an McpServer of this process): its tools,
+   * prompts, resources and templates are published here exactly as the upstream describes them,
+   * under `namespace_` (resources: `namespace+scheme:`) when given, and each call is forwarded with its deadline, cancel, progress and logs (lib/gateway/). Resolves once the
    * upstream is connected and listed; the returned handle unmounts it.
    */
   async mount(upstream: Upstream, options: MountOptions = {}): Promise<MountedUpstream> {
-    const mounted = new MountedUpstream(upstream, options, this.#registry, this.#logError);
+    const mounted = new MountedUpstream(upstream, options, this.#registry, this.#logError, {
+      prompts: this.#prompts,
+      resources: this.#resources,
+      resourceUpdated: (uri) => this.resourceUpdated(uri),
+    });
     this.#mounts.push(mounted);
     await mounted.start();
     return mounted;

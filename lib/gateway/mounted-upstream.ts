@@ -13,6 +13,8 @@
  *   requestState back. A legacy upstream asking a modern client cannot be answered (the upstream
  *   holds the request open, while a modern client answers on a later request, perhaps on another
  *   replica): the question is refused, which the upstream reports as it sees fit.
+ * - Prompts, resources and templates: mounted-prompts.ts and mounted-resources.ts, on the same
+ *   connection and listen stream (list changes), in step with it.
  * - Death: calls answer -32603 naming the upstream; weft reconnects with backoff (100 ms doubling
  *   to 5 s) and re-reads the listing; the tools stay listed meanwhile, so names are stable.
  * - Logs and the legacy upstream's questions carry no request id: they go to the most recent call
@@ -21,19 +23,34 @@
 import { ConnectionClosedError, McpError, RequestTimeoutError } from '../client/client-errors.js';
 import type { InputHandlers } from '../client/input-answers.js';
 import { McpClient } from '../client/mcp-client.js';
+import type { PromptRegistry } from '../prompts/prompt-registry.js';
+import type { ResourceRegistry } from '../resources/resource-registry.js';
 import type { ExactAnswer, ExactCallRequest } from '../tools/exact-tool.js';
 import type { ToolDescriptor } from '../tools/registered-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
+import { MountedPrompts } from './mounted-prompts.js';
+import { MountedResources } from './mounted-resources.js';
 import {
   checkMountTransforms,
   type MountTransforms,
   publishedName,
   publishMountedTool,
 } from './mounted-transform.js';
+import type { UpstreamLink } from './upstream-link.js';
 import { describeUpstream, transportOf, type Upstream } from './upstream-target.js';
 
+/** Where a mount publishes an upstream's prompts and resources, and tells of resource updates. */
+export interface MountPrimitives {
+  prompts: PromptRegistry;
+  resources: ResourceRegistry;
+  resourceUpdated: (uri: string) => void;
+}
+
 export interface MountOptions {
-  /** Prefix of the published names: `namespace_tool`. Absent: the upstream's names as they are. */
+  /**
+   * Prefix of the published names: `namespace_tool`, `namespace_prompt`, and resource URIs and
+   * templates as `namespace+scheme:...` (resource-uris.ts). Absent: the upstream's names as they are.
+   */
   namespace?: string;
   /** Which era to speak to the upstream (default: probe). */
   protocol?: 'auto' | 'modern' | 'legacy';
@@ -66,12 +83,15 @@ export class MountedUpstream {
   #listen: AbortController | undefined;
   #reconnectTimer: NodeJS.Timeout | undefined;
   #connected: Promise<void> | undefined;
+  readonly #prompts: MountedPrompts | undefined;
+  readonly #resources: MountedResources | undefined;
 
   constructor(
     upstream: Upstream,
     options: MountOptions,
     registry: ToolRegistry,
     logError: (m: string) => void,
+    primitives?: MountPrimitives,
   ) {
     for (const key of Object.keys(options)) {
       if (!MOUNT_OPTION_KEYS.has(key)) {
@@ -92,6 +112,17 @@ export class MountedUpstream {
     this.#registry = registry;
     this.#logError = logError;
     this.label = describeUpstream(upstream);
+    const link: UpstreamLink = {
+      label: this.label,
+      namespace: options.namespace,
+      client: () => this.#client,
+      down: () => this.#down,
+      logError,
+    };
+    if (primitives) {
+      this.#prompts = new MountedPrompts(link, primitives.prompts);
+      this.#resources = new MountedResources(link, primitives.resources, primitives.resourceUpdated);
+    }
   }
 
   /** Whether the upstream is reachable now. */
@@ -118,15 +149,16 @@ export class MountedUpstream {
     await client.connect();
     this.#client = client;
     client.on('notifications/tools/list_changed', () => void this.#sync());
-    await this.#sync();
+    this.#prompts?.attach(client);
+    this.#resources?.attach(client);
+    await Promise.all([this.#sync(), this.#prompts?.sync(), this.#resources?.sync()]);
     this.#down = undefined;
     this.#backoffMs = 100;
-    if (
-      client.era === 'modern' &&
-      (client.serverCapabilities.tools as { listChanged?: boolean })?.listChanged
-    ) {
+    this.#resources?.connected();
+    const changes = listChangesOf(client, this.#prompts !== undefined);
+    if (client.era === 'modern' && Object.keys(changes).length > 0) {
       this.#listen = new AbortController();
-      client.listen({ toolsListChanged: true }, { signal: this.#listen.signal }).catch(() => {});
+      client.listen(changes, { signal: this.#listen.signal }).catch(() => {});
     }
   }
 
@@ -261,6 +293,7 @@ export class MountedUpstream {
   #onClose(client: McpClient, error: Error | undefined): void {
     if (this.#client !== client && this.#client !== undefined) return;
     this.#listen?.abort();
+    this.#resources?.disconnected();
     if (this.#closed) return;
     this.#down = error?.message ?? 'the connection closed';
     this.#logError(`weft gateway: the upstream ${this.label} is down (${this.#down}); reconnecting`);
@@ -288,6 +321,19 @@ export class MountedUpstream {
     this.#listen?.abort();
     for (const name of this.#published.keys()) this.#registry.remove(name);
     this.#published.clear();
+    this.#prompts?.close();
+    this.#resources?.close();
     await this.#client?.close().catch(() => {});
   }
+}
+
+/** The list changes a modern upstream's listen stream asks for: those its capabilities offer. */
+function listChangesOf(client: McpClient, primitives: boolean): Record<string, true> {
+  const offers = (kind: string) =>
+    (client.serverCapabilities[kind] as { listChanged?: boolean } | undefined)?.listChanged === true;
+  const changes: Record<string, true> = {};
+  if (offers('tools')) changes.toolsListChanged = true;
+  if (primitives && offers('prompts')) changes.promptsListChanged = true;
+  if (primitives && offers('resources')) changes.resourcesListChanged = true;
+  return changes;
 }

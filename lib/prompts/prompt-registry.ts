@@ -6,8 +6,10 @@
 import { readScopes } from '../auth/scopes.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { checkTags, TagFilter } from '../tag-filter.js';
+import { EXACT_SEAL } from '../tools/exact-tool.js';
 import type { ValueCheck } from '../tools/standard-schema-check.js';
 import { isStandardSchema } from '../tools/standard-schema-check.js';
+import type { ExactPromptSpec } from './exact-prompt.js';
 import {
   type PromptContext,
   type PromptDefinition,
@@ -40,8 +42,15 @@ export interface ListedPrompt {
 export class PromptRegistry {
   readonly #prompts = new Map<
     string,
-    { definition: PromptDefinition; descriptor: object; scopes: readonly string[] }
+    {
+      definition: PromptDefinition;
+      descriptor: object;
+      scopes: readonly string[];
+      /** Set only by the sealed registration (exact-prompt.ts). */
+      exact?: ExactPromptSpec;
+    }
   >();
+
   readonly #onChange: () => void;
   /** The schema checks of prompts whose arguments are a Standard Schema. */
   readonly #argumentChecks = new Map<string, ValueCheck>();
@@ -55,6 +64,36 @@ export class PromptRegistry {
     this.#onChange = onChange;
     this.#tags = tags;
     this.#scopesSupported = scopesSupported;
+  }
+
+  /**
+   * Publishes an upstream's prompt exactly as described (exact-prompt.ts): only with the seal. The
+   * name must still be unique; nothing else of the descriptor is checked (the upstream owns it).
+   */
+  addExact(seal: typeof EXACT_SEAL, spec: ExactPromptSpec): void {
+    if (seal !== EXACT_SEAL) throw new TypeError('an exact prompt can only be registered by server.mount');
+    const { name } = spec.descriptor;
+    if (typeof name !== 'string' || name === '') throw new TypeError('a mounted prompt needs a name');
+    if (this.#prompts.has(name)) {
+      throw new TypeError(
+        `Mounted prompt "${name}": a prompt with this name is already registered; mount with a namespace`,
+      );
+    }
+    const definition: PromptDefinition = {
+      name,
+      get: () => {
+        throw new TypeError(`prompt "${name}" is mounted; prompts/get forwards it`);
+      },
+    };
+    this.#prompts.set(name, { definition, descriptor: spec.descriptor, scopes: [], exact: spec });
+    this.#sorted = undefined;
+    this.#onChange();
+  }
+
+  /** The sealed spec of a mounted prompt by name, unless its tags hide it. */
+  exactOf(name: string): ExactPromptSpec | undefined {
+    const entry = this.#prompts.get(name);
+    return entry && this.#tags.visible(entry.definition.tags) ? entry.exact : undefined;
   }
 
   /** The tag filter changed for `tag`: prompts carrying it appear or vanish (list_changed). */
@@ -150,6 +189,8 @@ export class PromptRegistry {
   async get(name: string, args: unknown, ctx: PromptContext): Promise<PromptResult> {
     const definition = this.definition(name);
     if (!definition) throw ProtocolError.invalidParams(`Unknown prompt: ${name}`);
+    const exact = this.#prompts.get(name)?.exact;
+    if (exact) return (await exact.get(args, ctx)) as unknown as PromptResult;
     const given = args ?? {};
     if (typeof given !== 'object' || Array.isArray(given)) {
       throw ProtocolError.invalidParams(`prompts/get: arguments must be an object of strings`);

@@ -14,6 +14,8 @@ import { readScopes } from '../auth/scopes.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { checkTags, TagFilter } from '../tag-filter.js';
+import { EXACT_SEAL } from '../tools/exact-tool.js';
+import type { ExactResourceSpec, ExactTemplateSpec } from './exact-resource.js';
 import {
   type ReadContext,
   type ResourceContents,
@@ -55,17 +57,26 @@ function checkUriLength(uri: string): void {
 
 export interface RegisteredTemplate {
   readonly definition: ResourceTemplateDefinition;
-  readonly template: UriTemplate;
+  /** The variables of a URI this template answers, else undefined. */
+  readonly match: (uri: string) => Record<string, string> | undefined;
   readonly descriptor: Record<string, unknown>;
   /** The OAuth scopes a reader needs, all of them (empty: none). */
   readonly scopes: readonly string[];
+  /** Set only by the sealed registration (exact-resource.ts). */
+  readonly exact?: ExactTemplateSpec;
 }
 
 interface RegisteredResource {
   readonly definition: ResourceDefinition;
   readonly descriptor: object;
   readonly scopes: readonly string[];
+  /** Set only by the sealed registration (exact-resource.ts). */
+  readonly exact?: ExactResourceSpec;
 }
+
+const mountedReader = (what: string) => () => {
+  throw new TypeError(`${what} is mounted; resources/read forwards it`);
+};
 
 export class ResourceRegistry {
   readonly #resources = new Map<string, RegisteredResource>();
@@ -131,12 +142,88 @@ export class ResourceRegistry {
     }
     this.#templates.set(definition.uriTemplate, {
       definition,
-      template,
+      match: (uri) => template.match(uri),
       descriptor: describe(definition, ['read', 'complete', 'tags', 'scopes']),
       scopes,
     });
     this.#sortedTemplates = undefined;
     this.#onChange();
+  }
+
+  /**
+   * Publishes an upstream's resource exactly as described (exact-resource.ts): only with the seal.
+   * The URI must be unique; the rest of the descriptor is the upstream's.
+   */
+  addExact(seal: typeof EXACT_SEAL, spec: ExactResourceSpec): void {
+    if (seal !== EXACT_SEAL) throw new TypeError('an exact resource can only be registered by server.mount');
+    const { uri } = spec.descriptor;
+    if (typeof uri !== 'string' || uri === '') throw new TypeError('a mounted resource needs a uri');
+    if (this.#resources.has(uri)) {
+      throw new TypeError(
+        `Mounted resource ${uri}: a resource with this URI is already registered; mount with a namespace`,
+      );
+    }
+    const name = typeof spec.descriptor.name === 'string' ? spec.descriptor.name : uri;
+    const definition: ResourceDefinition = { uri, name, read: mountedReader(uri) };
+    this.#resources.set(uri, { definition, descriptor: spec.descriptor, scopes: [], exact: spec });
+    this.#sortedResources = undefined;
+    this.#onChange();
+  }
+
+  /**
+   * Publishes an upstream's resource template exactly as described: only with the seal. It answers
+   * the URIs its simple `{var}` form matches; a richer RFC 6570 template (which weft does not match
+   * itself) answers every URI that starts with its text before the first `{`, and the upstream
+   * decides (resource-not-found included).
+   */
+  addExactTemplate(seal: typeof EXACT_SEAL, spec: ExactTemplateSpec): void {
+    if (seal !== EXACT_SEAL) throw new TypeError('an exact template can only be registered by server.mount');
+    const { uriTemplate } = spec.descriptor;
+    if (typeof uriTemplate !== 'string' || uriTemplate === '')
+      throw new TypeError('a mounted resource template needs a uriTemplate');
+    if (this.#templates.has(uriTemplate)) {
+      throw new TypeError(
+        `Mounted resource template ${uriTemplate} is already registered; mount with a namespace`,
+      );
+    }
+    let match: RegisteredTemplate['match'];
+    try {
+      const template = new UriTemplate(uriTemplate);
+      match = (uri) => template.match(uri);
+    } catch {
+      const head = uriTemplate.slice(0, uriTemplate.indexOf('{'));
+      match = (uri) => (head !== '' && uri.startsWith(head) ? {} : undefined);
+    }
+    const name = typeof spec.descriptor.name === 'string' ? spec.descriptor.name : uriTemplate;
+    const definition: ResourceTemplateDefinition = { uriTemplate, name, read: mountedReader(uriTemplate) };
+    this.#templates.set(uriTemplate, {
+      definition,
+      match,
+      descriptor: spec.descriptor,
+      scopes: [],
+      exact: spec,
+    });
+    this.#sortedTemplates = undefined;
+    this.#onChange();
+  }
+
+  /**
+   * A client subscribed to `uri` (resources/subscribe, or a listen stream naming it): when a
+   * mounted resource or template answers it, the upstream is subscribed too.
+   */
+  watch(uri: string): void {
+    this.#answering(uri)?.watch(uri);
+  }
+
+  /** The mounted source that would answer `uri`, if a mounted one would. */
+  #answering(uri: string): ExactResourceSpec | ExactTemplateSpec | undefined {
+    const exact = this.#exact(uri);
+    if (exact) return exact.exact;
+    for (const { key } of this.sortedTemplates()) {
+      const entry = this.#templates.get(key)!;
+      if (entry.match(uri) !== undefined) return entry.exact;
+    }
+    return undefined;
   }
 
   remove(uri: string): boolean {
@@ -184,7 +271,7 @@ export class ResourceRegistry {
     if (exact) return exact.scopes;
     for (const { key } of this.sortedTemplates()) {
       const entry = this.#templates.get(key)!;
-      if (entry.template.match(uri) !== undefined) return entry.scopes;
+      if (entry.match(uri) !== undefined) return entry.scopes;
     }
     return undefined;
   }
@@ -202,9 +289,7 @@ export class ResourceRegistry {
   has(uri: string): boolean {
     checkUriLength(uri);
     if (this.#exact(uri)) return true;
-    return this.sortedTemplates().some(
-      ({ key }) => this.#templates.get(key)!.template.match(uri) !== undefined,
-    );
+    return this.sortedTemplates().some(({ key }) => this.#templates.get(key)!.match(uri) !== undefined);
   }
 
   /** The resource with exactly this URI, unless its tags hide it. */
@@ -216,10 +301,12 @@ export class ResourceRegistry {
   async read(uri: string, ctx: ReadContext): Promise<ResourceContents[]> {
     checkUriLength(uri);
     const exact = this.#exact(uri);
+    if (exact?.exact) return exact.exact.read(uri, ctx);
     if (exact) return toContents(uri, exact.definition.mimeType, await exact.definition.read(uri, ctx));
     for (const key of this.sortedTemplates().map((entry) => entry.key)) {
       const entry = this.#templates.get(key)!;
-      const variables = entry.template.match(uri);
+      const variables = entry.match(uri);
+      if (variables && entry.exact) return entry.exact.read(uri, ctx);
       if (variables) {
         return toContents(uri, entry.definition.mimeType, await entry.definition.read(uri, variables, ctx));
       }

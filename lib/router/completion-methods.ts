@@ -2,14 +2,17 @@
  * `completion/complete`: suggestions for a prompt argument or a resource-template variable.
  *
  * A reference to something unknown is the client's mistake (-32602); an argument without a
- * completer simply has no suggestions. Completing needs the scopes of the prompt or template it
- * completes for (-32012 otherwise): suggestions can tell as much as the primitive itself. At most 100 values go out, as the spec requires, with
- * `total` and `hasMore` telling the client there were more.
+ * completer simply has no suggestions. At most 100 values go out, as the spec requires, with
+ * `total` and `hasMore` telling the client there were more. Completing needs the scopes of the
+ * prompt or template it completes for (-32012 otherwise): suggestions can tell as much as the
+ * primitive itself. A mounted prompt or template is completed by its upstream (lib/gateway/),
+ * whose answer is sent as it is.
  */
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import type { Completer } from '../resources/resource-definition.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
+import { asCancellable } from './resource-methods.js';
 import type { Router } from './router.js';
 import { requireScopes } from './scope-check.js';
 
@@ -19,8 +22,17 @@ export function addCompletionMethods(
   router: Router,
   registries: { prompts: PromptRegistry; resources: ResourceRegistry },
 ): void {
-  router.method('completion/complete', async ({ params, scope }) => {
+  router.method('completion/complete', async (ctx) => {
+    const { params, scope } = ctx;
     const ref = params.ref as { type?: unknown; name?: unknown; uri?: unknown } | undefined;
+    // A mounted prompt or template: the upstream completes, and its answer passes through.
+    const mounted =
+      ref?.type === 'ref/prompt' && typeof ref.name === 'string'
+        ? registries.prompts.exactOf(ref.name)
+        : ref?.type === 'ref/resource' && typeof ref.uri === 'string'
+          ? registries.resources.template(ref.uri)?.exact
+          : undefined;
+    if (mounted) return asCancellable(ctx, (signal) => mounted.complete(params, signal));
     const argument = params.argument as { name?: unknown; value?: unknown } | undefined;
     if (typeof argument?.name !== 'string' || typeof argument.value !== 'string') {
       throw ProtocolError.invalidParams('completion/complete needs argument: { name, value } (strings)');

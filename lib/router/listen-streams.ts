@@ -58,6 +58,8 @@ export interface ListenStreamOptions {
   hasResource: (uri: string) => boolean;
   /** The scopes reading `uri` needs (resource-registry.ts scopesOf). */
   scopesOf?: (uri: string) => readonly string[] | undefined;
+  /** A stream was granted `uri`: a mounted resource subscribes upstream (resource-registry.ts watch). */
+  watch?: (uri: string) => void;
 }
 
 /** Filter keys that name lists of strings. */
@@ -197,6 +199,7 @@ export class ListenStreams {
       }),
     );
     this.#streams.set(stream, cancellation);
+    for (const uri of stream.uris) this.#options.watch?.(uri);
     return new Promise<unknown>((resolve) => {
       cancellation.onCancel((reason: CancelReason) => {
         this.#streams.delete(stream);

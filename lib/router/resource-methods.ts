@@ -91,6 +91,7 @@ export function addResourceMethods(
       }
       checkScopes(ctx, uri);
       session.subscriptions.add(uri);
+      registry.watch(uri);
       return {};
     })
     .method('resources/unsubscribe', ({ session, params }) => {

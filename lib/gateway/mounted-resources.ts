@@ -1,0 +1,183 @@
+/**
+ * A mounted upstream's resources and resource templates: published by the sealed exact
+ * registrations (resources/exact-resource.ts) under the URIs resource-uris.ts gives them, re-read
+ * when the upstream says its resource list changed and after every reconnection. Reads and
+ * template completions are forwarded, and the upstream's answers pass through (only each
+ * contents' `uri` is translated to its published form).
+ *
+ * Subscriptions: the first time a client of weft subscribes to a mounted URI (legacy
+ * resources/subscribe, or a modern listen stream naming it), the gateway subscribes upstream in the
+ * upstream's era (resources/subscribe, or a listen stream of its own) and keeps that subscription
+ * for the mount's lifetime, renewed after every reconnection; the upstream's
+ * notifications/resources/updated become weft's own `resourceUpdated`, which reaches exactly the
+ * weft clients subscribed to that URI. An unsubscribe is weft's alone (upstream updates nobody
+ * asked for are dropped by weft's fan-out).
+ */
+import type { McpClient } from '../client/mcp-client.js';
+import type { ReadContext, ResourceContents } from '../resources/resource-definition.js';
+import type { ResourceRegistry } from '../resources/resource-registry.js';
+import { EXACT_SEAL } from '../tools/exact-tool.js';
+import { withoutMeta } from './mounted-prompts.js';
+import { ResourceUris } from './resource-uris.js';
+import { capabilityOf, forward, type UpstreamLink } from './upstream-link.js';
+
+type Listed = Record<string, unknown>;
+
+export class MountedResources {
+  readonly #link: UpstreamLink;
+  readonly #registry: ResourceRegistry;
+  readonly #updated: (uri: string) => void;
+  readonly #uris: ResourceUris;
+  /** published URI or template -> descriptor JSON */
+  readonly #published = new Map<string, string>();
+  /** Upstream URIs some weft client subscribed to. */
+  readonly #watched = new Set<string>();
+  /** The upstream listen streams (modern) carrying those subscriptions, on the current connection. */
+  #streams: AbortController[] = [];
+  #warned = false;
+
+  constructor(link: UpstreamLink, registry: ResourceRegistry, updated: (uri: string) => void) {
+    this.#link = link;
+    this.#registry = registry;
+    this.#updated = updated;
+    this.#uris = new ResourceUris(link.namespace);
+  }
+
+  /** Hears the client's resource list changes and updates. */
+  attach(client: McpClient): void {
+    client.on('notifications/resources/list_changed', () => void this.sync());
+    client.on('notifications/resources/updated', (params) => {
+      if (typeof params.uri !== 'string') return;
+      const published = this.#uris.publish(params.uri);
+      if (published !== undefined) this.#updated(published);
+    });
+  }
+
+  /** The connection is up (again): renews every upstream subscription on it. */
+  connected(): void {
+    for (const stream of this.#streams.splice(0)) stream.abort();
+    for (const uri of this.#watched) this.#subscribe(uri);
+  }
+
+  /** The connection went down: its listen streams end with it. */
+  disconnected(): void {
+    for (const stream of this.#streams.splice(0)) stream.abort();
+  }
+
+  async sync(): Promise<void> {
+    const client = this.#link.client();
+    if (!client) return;
+    const offered = capabilityOf(client, 'resources') !== undefined;
+    const list = (what: Promise<Listed[]>, kind: string) =>
+      what.catch((error: unknown) => {
+        this.#link.logError(
+          `weft gateway: could not list the ${kind} of ${this.#link.label}: ${(error as Error).message}`,
+        );
+        return undefined;
+      });
+    const [resources, templates] = await Promise.all([
+      offered ? list(client.listResources(), 'resources') : [],
+      offered ? list(client.listResourceTemplates(), 'resource templates') : [],
+    ]);
+    if (!resources || !templates) return;
+    if (this.#uris.problem && resources.length + templates.length > 0) {
+      if (!this.#warned) this.#link.logError(`weft gateway: ${this.#uris.problem} (${this.#link.label})`);
+      this.#warned = true;
+      return;
+    }
+    const seen = new Set<string>();
+    for (const resource of resources) this.#publish(resource, 'uri', seen);
+    for (const template of templates) this.#publish(template, 'uriTemplate', seen);
+    for (const key of [...this.#published.keys()]) {
+      if (seen.has(key)) continue;
+      this.#published.delete(key);
+      this.#registry.remove(key);
+    }
+  }
+
+  #publish(listed: Listed, field: 'uri' | 'uriTemplate', seen: Set<string>): void {
+    const upstreamKey = listed[field];
+    if (typeof upstreamKey !== 'string') return;
+    const key = this.#uris.publish(upstreamKey);
+    if (key === undefined) {
+      this.#link.logError(
+        `weft gateway: ${upstreamKey} of ${this.#link.label} has no URI scheme to put namespace "${this.#link.namespace}" on; not mounted`,
+      );
+      return;
+    }
+    seen.add(key);
+    const descriptor = { ...listed, [field]: key };
+    const json = JSON.stringify(descriptor);
+    const known = this.#published.get(key);
+    if (known === json) return;
+    if (known !== undefined) this.#registry.remove(key);
+    const source = {
+      read: (uri: string, ctx: ReadContext) => this.#read(uri, ctx),
+      watch: (uri: string) => this.#watch(uri),
+    };
+    try {
+      if (field === 'uri') {
+        this.#registry.addExact(EXACT_SEAL, { ...source, descriptor: descriptor as never });
+      } else {
+        this.#registry.addExactTemplate(EXACT_SEAL, {
+          ...source,
+          descriptor: descriptor as never,
+          complete: (params, signal) =>
+            forward(
+              this.#link,
+              'completion/complete',
+              { ...withoutMeta(params), ref: { ...(params.ref as object), uri: upstreamKey } },
+              signal,
+            ),
+        });
+      }
+      this.#published.set(key, json);
+    } catch (error) {
+      this.#published.delete(key);
+      this.#link.logError(`weft gateway: ${(error as Error).message}`);
+    }
+  }
+
+  async #read(uri: string, ctx: ReadContext): Promise<ResourceContents[]> {
+    const params = { uri: this.#uris.upstream(uri) };
+    const result = await forward(this.#link, 'resources/read', params, ctx.signal, ctx);
+    const contents = Array.isArray(result.contents) ? (result.contents as ResourceContents[]) : [];
+    return contents.map((part) => {
+      const published = typeof part?.uri === 'string' ? this.#uris.publish(part.uri) : undefined;
+      return published === undefined || published === part.uri ? part : { ...part, uri: published };
+    });
+  }
+
+  #watch(publishedUri: string): void {
+    const uri = this.#uris.upstream(publishedUri);
+    if (this.#watched.has(uri)) return;
+    this.#watched.add(uri);
+    if (this.#link.down() === undefined) this.#subscribe(uri);
+  }
+
+  /** Subscribes upstream to `uri` on the current connection, in its era. */
+  #subscribe(uri: string): void {
+    const client = this.#link.client();
+    if (!client || capabilityOf(client, 'resources')?.subscribe !== true) return;
+    const failed = (error: unknown) =>
+      this.#link.logError(
+        `weft gateway: could not subscribe to ${uri} on ${this.#link.label}: ${(error as Error).message}`,
+      );
+    if (client.era === 'legacy') {
+      client.subscribeResource(uri).catch(failed);
+      return;
+    }
+    const stream = new AbortController();
+    this.#streams.push(stream);
+    client.listen({ resourceSubscriptions: [uri] }, { signal: stream.signal }).catch((error: unknown) => {
+      if (!stream.signal.aborted) failed(error);
+    });
+  }
+
+  /** Unmounts: the resources and templates leave the listing, the upstream streams end. */
+  close(): void {
+    this.disconnected();
+    for (const key of this.#published.keys()) this.#registry.remove(key);
+    this.#published.clear();
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * What a mounted upstream's prompts and resources (mounted-prompts.ts, mounted-resources.ts) need
+ * of its connection, and the one way they forward a request over it: refused with -32603 naming
+ * the upstream while it is down, the upstream's JSON-RPC error passed through with its code and
+ * data, anything else (a timeout, a dropped connection) a -32603 that says what happened.
+ */
+import { McpError } from '../client/client-errors.js';
+import type { InputHandlers } from '../client/input-answers.js';
+import type { McpClient } from '../client/mcp-client.js';
+import { ErrorCode } from '../protocol/error-codes.js';
+import { ProtocolError } from '../protocol/protocol-error.js';
+import type { ClientAsking } from '../tools/tool-context.js';
+
+export interface UpstreamLink {
+  /** How the upstream is named in messages (its command or URL). */
+  readonly label: string;
+  readonly namespace: string | undefined;
+  /** The connected client, if any. */
+  client(): McpClient | undefined;
+  /** Why the upstream is down, or undefined while it is up. */
+  down(): string | undefined;
+  logError(message: string): void;
+}
+
+/**
+ * What answers a modern upstream's `input_required` during a forwarded request: the weft request's
+ * own `ctx` when it can ask its client (prompts/get, resources/read: live in a legacy session, in
+ * rounds in a modern request, whose retry forwards again and finds the answer), else a refusal, so
+ * the question never reaches the client of some unrelated tool call in flight.
+ */
+function answering(method: string, asking: ClientAsking | undefined): InputHandlers {
+  const refuse = (what: string) => () => {
+    throw new McpError(
+      ErrorCode.InternalError,
+      `weft's gateway cannot relay ${what} asked during ${method}: this request cannot ask its client`,
+    );
+  };
+  const { elicit, sample, roots } = asking ?? {};
+  return {
+    onElicitation: elicit ? (params) => elicit(params as never) : refuse('elicitation'),
+    onSampling: sample ? (params) => sample(params as never) as never : refuse('sampling'),
+    roots: roots ? async () => (await roots()).roots : refuse('roots/list'),
+  };
+}
+
+/** One request forwarded upstream; resolves with its result as the upstream sent it (era marker aside). */
+export async function forward(
+  link: UpstreamLink,
+  method: string,
+  params: Record<string, unknown>,
+  signal: AbortSignal,
+  asking?: ClientAsking,
+): Promise<Record<string, unknown>> {
+  const client = link.client();
+  const down = link.down();
+  if (!client || down !== undefined) {
+    throw new ProtocolError(
+      ErrorCode.InternalError,
+      `the upstream ${link.label} is down (${down ?? 'not connected'}); weft is reconnecting`,
+    );
+  }
+  try {
+    // The upstream's era markers are its own; this server's answer gets this server's.
+    const { resultType: _resultType, ...result } = await client.request(method, params, {
+      signal,
+      input: answering(method, asking),
+    });
+    return result;
+  } catch (error) {
+    if (error instanceof McpError) throw new ProtocolError(error.code, error.message, error.data);
+    throw new ProtocolError(
+      ErrorCode.InternalError,
+      `the upstream ${link.label} failed ${method}: ${(error as Error)?.message ?? String(error)}`,
+    );
+  }
+}
+
+/** The upstream's capability for `kind` (prompts, resources), when it declared one. */
+export function capabilityOf(client: McpClient, kind: string): Record<string, unknown> | undefined {
+  const capability = client.serverCapabilities[kind];
+  return typeof capability === 'object' && capability !== null
+    ? (capability as Record<string, unknown>)
+    : undefined;
+}
