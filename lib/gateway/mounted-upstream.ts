@@ -21,10 +21,12 @@
 import { ConnectionClosedError, McpError, RequestTimeoutError } from '../client/client-errors.js';
 import type { InputHandlers } from '../client/input-answers.js';
 import { McpClient } from '../client/mcp-client.js';
+import { ProtocolError } from '../protocol/protocol-error.js';
 import { EXACT_SEAL, type ExactAnswer, type ExactCallRequest } from '../tools/exact-tool.js';
 import type { ToolDescriptor } from '../tools/registered-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { describeUpstream, transportOf, type Upstream } from './upstream-target.js';
+import { UpstreamTaskRoutes } from './upstream-task-routes.js';
 
 export interface MountOptions {
   /** Prefix of the published names: `namespace_tool`. Absent: the upstream's names as they are. */
@@ -47,6 +49,8 @@ export class MountedUpstream {
   /** published name -> [upstream name, descriptor JSON] */
   readonly #published = new Map<string, { upstreamName: string; json: string }>();
   readonly #inFlight: ExactCallRequest[] = [];
+  /** The tasks this upstream created for the gateway's modern callers, and whose each is. */
+  readonly #taskRoutes = new UpstreamTaskRoutes();
   #client: McpClient | undefined;
   #down: string | undefined = 'not connected yet';
   #closed = false;
@@ -194,6 +198,8 @@ export class MountedUpstream {
     } = request.params as Record<string, unknown> & { _meta?: { progressToken?: unknown } };
     const wantsProgress = _meta?.progressToken !== undefined;
     const passRounds = request.era === 'modern' && client.era === 'modern';
+    // The caller's capabilities, not the gateway's: the upstream then asks only what the caller can
+    // answer, and creates a task only for a caller that declared the tasks extension (modern-modern).
     this.#inFlight.push(request);
     try {
       const result = await client.request(
@@ -202,6 +208,7 @@ export class MountedUpstream {
         {
           signal: request.signal,
           timeoutMs: request.budgetMs,
+          capabilities: request.clientCapabilities,
           rounds: passRounds ? 'return' : 'answer',
           input: this.#questionHandlers(() => request),
           onprogress: wantsProgress
@@ -209,6 +216,11 @@ export class MountedUpstream {
             : undefined,
         },
       );
+      if (result.resultType === 'task' && passRounds && typeof result.taskId === 'string') {
+        const { resultType: _resultType, _meta: _upstreamMeta, ...task } = result;
+        this.#taskRoutes.add(result.taskId, request.principal, result.ttlMs);
+        return { kind: 'task', task };
+      }
       if (result.resultType === 'input_required') {
         return {
           kind: 'input-required',
@@ -239,6 +251,56 @@ export class MountedUpstream {
       return { kind: 'error', code: -32603, message: `the upstream ${this.label} failed the call: ${why}` };
     } finally {
       this.#inFlight.splice(this.#inFlight.indexOf(request), 1);
+    }
+  }
+
+  /**
+   * A modern tasks/* request for a task this upstream created for `caller`, forwarded and answered
+   * as the upstream answered (errors verbatim); undefined when the task is not this upstream's
+   * (or not this caller's: to anyone else it is unknown, as a local task would be).
+   */
+  forwardTask(
+    method: 'tasks/get' | 'tasks/update' | 'tasks/cancel',
+    params: Record<string, unknown>,
+    caller: { principal: string | undefined; clientCapabilities: Record<string, unknown> },
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> | undefined {
+    const taskId = params.taskId as string;
+    if (!this.#taskRoutes.owns(taskId, caller.principal)) return undefined;
+    return this.#forwardTaskRequest(method, params, caller.clientCapabilities, signal);
+  }
+
+  async #forwardTaskRequest(
+    method: string,
+    params: Record<string, unknown>,
+    capabilities: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    const client = this.#client;
+    if (!client || this.#down !== undefined) {
+      throw new ProtocolError(
+        -32603,
+        `the upstream ${this.label} that holds this task is down (${this.#down}); weft is reconnecting`,
+      );
+    }
+    const { _meta: _callerMeta, ...rest } = params;
+    try {
+      const {
+        resultType: _resultType,
+        _meta,
+        ...answer
+      } = await client.request(method, rest, {
+        signal,
+        capabilities,
+        rounds: 'return',
+      });
+      return answer;
+    } catch (error) {
+      if (error instanceof McpError) throw new ProtocolError(error.code, error.message, error.data);
+      throw new ProtocolError(
+        -32603,
+        `the upstream ${this.label} failed ${method}: ${(error as Error).message}`,
+      );
     }
   }
 
