@@ -1,0 +1,193 @@
+/**
+ * Tasks through a gateway. A weft gateway mounts the conformance server (spawned, over stdio, no
+ * namespace) and serves HTTP; a modern caller that declares the tasks extension gets the
+ * upstream's own task (the gateway forwards it rather than running a task of its own), and its
+ * tasks/get, tasks/update and tasks/cancel reach that upstream. A caller without the extension,
+ * and the official clients of the 2025-11-25 era, get the call run to its result.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
+import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as Sdk1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { connect, McpError } from '../../lib/client/index.js';
+import { McpServer } from '../../lib/index.js';
+
+const TASKS = 'io.modelcontextprotocol/tasks';
+const upstreamEntry = fileURLToPath(new URL('../../examples/conformance-server.js', import.meta.url));
+const text = (result: Record<string, unknown>) =>
+  (result.content as { text?: string }[]).map((block) => block.text).join('|');
+
+let gateway: McpServer;
+let url: string;
+
+before(async () => {
+  gateway = new McpServer({ name: 'tasks-gateway', version: '0.0.0', timeoutMs: 20_000, logError: () => {} });
+  await gateway.mount({ command: process.execPath, args: [upstreamEntry, '--stdio'] });
+  await gateway.listen({ http: { port: 0 } });
+  url = `http://127.0.0.1:${gateway.addresses.http?.port}/mcp`;
+});
+after(() => gateway.close());
+
+/** One raw 2026-07-28 request to the gateway, declaring `capabilities`. */
+async function modern(method: string, params: Record<string, unknown>, capabilities: object) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': method,
+      // Mcp-Name mirrors the tool's name, or a tasks/* request's taskId.
+      ...(typeof (params.name ?? params.taskId) === 'string'
+        ? { 'mcp-name': String(params.name ?? params.taskId) }
+        : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': capabilities,
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+        },
+      },
+    }),
+  });
+  const body = await response.text();
+  const json = body.startsWith('{')
+    ? JSON.parse(body)
+    : JSON.parse(
+        body
+          .split('\n')
+          .filter((line) => line.startsWith('data: '))
+          .map((line) => line.slice(6))
+          .at(-1) ?? '{}',
+      );
+  return json as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+}
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > end) assert.fail(`timed out; last ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe('tasks through a gateway', () => {
+  test('server/discover offers the tasks extension for the mounted task tools', async () => {
+    const { result } = await modern('server/discover', {}, {});
+    const extensions = (result?.capabilities as { extensions?: Record<string, unknown> } | undefined)
+      ?.extensions;
+    assert.ok(extensions?.[TASKS], JSON.stringify(result?.capabilities));
+  });
+
+  test("weft/client (modern, tasks) gets the upstream's task and follows it to its result", async () => {
+    const client = await connect(url, { protocol: 'modern', tasks: true });
+    try {
+      let created: Record<string, unknown> | undefined;
+      const result = await client.callTool(
+        'slow_compute',
+        { seconds: 0.2, label: 'via-gateway' },
+        { onTaskCreated: (task) => (created = task) },
+      );
+      assert.equal(typeof created?.taskId, 'string');
+      assert.equal(text(result), 'Computed via-gateway after 0.2s');
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("the created task is the upstream's, polled, cancelled and read back through the gateway", async () => {
+    const caps = { extensions: { [TASKS]: {} } };
+    const created = await modern('tools/call', { name: 'slow_compute', arguments: { seconds: 60 } }, caps);
+    assert.equal(created.result?.resultType, 'task', JSON.stringify(created));
+    assert.equal(created.result?.status, 'working');
+    assert.equal(typeof created.result?.ttlMs, 'number');
+    const taskId = created.result?.taskId as string;
+    const got = await modern('tasks/get', { taskId }, caps);
+    assert.equal(got.result?.taskId, taskId);
+    assert.equal(got.result?.status, 'working');
+    const cancelled = await modern('tasks/cancel', { taskId }, caps);
+    assert.deepEqual(
+      Object.keys(cancelled.result ?? {}).filter((key) => key !== 'resultType' && key !== '_meta'),
+      [],
+    );
+    await until(
+      () => modern('tasks/get', { taskId }, caps),
+      (reply) => reply.result?.status === 'cancelled',
+    );
+    // Without the extension the gateway's own gate answers, as for a local task.
+    assert.equal((await modern('tasks/get', { taskId }, {})).error?.code, -32021);
+    // An id no upstream gave is unknown to the gateway.
+    assert.equal((await modern('tasks/get', { taskId: 'no-such-task' }, caps)).error?.code, -32602);
+  });
+
+  test("a task's input_required is the upstream's, answered with tasks/update through the gateway", async () => {
+    const caps = { extensions: { [TASKS]: {} }, elicitation: {} };
+    const created = await modern(
+      'tools/call',
+      { name: 'confirm_delete', arguments: { filename: 'a.txt' } },
+      caps,
+    );
+    assert.equal(created.result?.resultType, 'task', JSON.stringify(created));
+    const taskId = created.result?.taskId as string;
+    const asking = await until(
+      () => modern('tasks/get', { taskId }, caps),
+      (reply) => reply.result?.status === 'input_required',
+    );
+    const [key] = Object.keys(asking.result?.inputRequests as object);
+    assert.ok(key);
+    const updated = await modern(
+      'tasks/update',
+      { taskId, inputResponses: { [key]: { action: 'accept', content: { confirm: true } } } },
+      caps,
+    );
+    assert.equal(updated.error, undefined, JSON.stringify(updated));
+    const done = await until(
+      () => modern('tasks/get', { taskId }, caps),
+      (reply) => ['completed', 'failed'].includes(reply.result?.status as string),
+    );
+    assert.equal(done.result?.status, 'completed', JSON.stringify(done));
+  });
+
+  test("a task-only mounted tool refuses a modern caller without the extension with the upstream's -32021", async () => {
+    const reply = await modern('tools/call', { name: 'failing_job', arguments: {} }, {});
+    assert.equal(reply.error?.code, -32021, JSON.stringify(reply));
+  });
+
+  test('weft/client without the extension: the optional task tool runs to its result', async () => {
+    const client = await connect(url, { protocol: 'modern' });
+    try {
+      const result = await client.callTool('slow_compute', { seconds: 0 });
+      assert.equal(text(result), 'Computed result after 0s');
+    } catch (error) {
+      assert.fail(error instanceof McpError ? `${error.code} ${error.message}` : String(error));
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("the official clients (2025-11-25, plain calls) get the mounted task tool's result", async () => {
+    const sdk1 = new Sdk1Client({ name: 'sdk1', version: '0' });
+    await sdk1.connect(new Sdk1Http(new URL(url)));
+    const v2 = new V2Client({ name: 'v2', version: '0' });
+    await v2.connect(new V2Http(new URL(url)));
+    try {
+      const one = await sdk1.callTool({ name: 'slow_compute', arguments: { seconds: 0, label: 'sdk1' } });
+      assert.equal(text(one as Record<string, unknown>), 'Computed sdk1 after 0s');
+      const two = await v2.callTool({ name: 'slow_compute', arguments: { seconds: 0, label: 'v2' } });
+      assert.equal(text(two as Record<string, unknown>), 'Computed v2 after 0s');
+    } finally {
+      await sdk1.close();
+      await v2.close();
+    }
+  });
+});
