@@ -6,6 +6,10 @@
  * extension): their results are reported, never counted against weft, and every other
  * scenario it runs, scored or pending, must finish with 0 failed checks. The deferrals are named
  * here, in one list, so that shrinking them is a one-line change when those issues land.
+ *
+ * Both suites also run through a gateway (examples/conformance-gateway.ts) and are judged the same
+ * way, except for GATEWAY_EXCEPTIONS below: each named, with its reason, and printed with its
+ * result on every run.
  */
 
 /** @typedef {{ status: string, id: string, errorMessage?: string }} Check */

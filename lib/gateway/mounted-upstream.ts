@@ -13,6 +13,12 @@
  *   requestState back. A legacy upstream asking a modern client cannot be answered (the upstream
  *   holds the request open, while a modern client answers on a later request, perhaps on another
  *   replica): the question is refused, which the upstream reports as it sees fit.
+ * - Each call declares upstream the capabilities of the gateway's caller, not the gateway's own,
+ *   so the upstream asks only what that caller can answer, and refuses (-32021) what it cannot.
+ * - Tasks are forwarded, not re-run: a modern caller that declares the tasks extension gets the
+ *   upstream's own task (its id, status, ttlMs, pollIntervalMs as they are), and its tasks/get,
+ *   tasks/update and tasks/cancel go to this upstream (forwardTask; UpstreamTaskRoutes remembers
+ *   whose task it is). A legacy caller's `task` request is not bridged: the call runs to its result.
  * - Death: calls answer -32603 naming the upstream; weft reconnects with backoff (100 ms doubling
  *   to 5 s) and re-reads the listing; the tools stay listed meanwhile, so names are stable.
  * - Logs and the legacy upstream's questions carry no request id: they go to the most recent call
