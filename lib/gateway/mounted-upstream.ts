@@ -27,12 +27,15 @@
 import { ConnectionClosedError, McpError, RequestTimeoutError } from '../client/client-errors.js';
 import type { InputHandlers } from '../client/input-answers.js';
 import { McpClient } from '../client/mcp-client.js';
+import { TASKS_EXTENSION } from '../protocol/eras.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
+import type { ForwardedCaller } from '../router/task-methods.js';
 import { EXACT_SEAL, type ExactAnswer, type ExactCallRequest } from '../tools/exact-tool.js';
 import type { ToolDescriptor } from '../tools/registered-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
+import { LegacyTaskBridge, legacyTaskOf } from './legacy-task-bridge.js';
 import { describeUpstream, transportOf, type Upstream } from './upstream-target.js';
-import { UpstreamTaskRoutes } from './upstream-task-routes.js';
+import { type TaskOwner, UpstreamTaskRoutes } from './upstream-task-routes.js';
 
 export interface MountOptions {
   /** Prefix of the published names: `namespace_tool`. Absent: the upstream's names as they are. */
@@ -41,6 +44,15 @@ export interface MountOptions {
   protocol?: 'auto' | 'modern' | 'legacy';
   /** Longest wait between reconnection attempts (ms, default 5000). */
   maxBackoffMs?: number;
+}
+
+/** What an upstream's question needs of the client it goes to. */
+type Asker = Pick<ExactCallRequest, 'era' | 'ask' | 'signal'>;
+
+/** The caller's capabilities with the tasks extension (the gateway follows a bridged task itself). */
+function withTasks(capabilities: Record<string, unknown>): Record<string, unknown> {
+  const extensions = (capabilities.extensions ?? {}) as Record<string, unknown>;
+  return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
 }
 
 const MOUNT_OPTION_KEYS = new Set(['namespace', 'protocol', 'maxBackoffMs']);
@@ -133,7 +145,7 @@ export class MountedUpstream {
   }
 
   /** Handlers that put a question to the client of the call in `target()`, in that client's era. */
-  #questionHandlers(target: () => ExactCallRequest | undefined): InputHandlers {
+  #questionHandlers(target: () => Asker | undefined): InputHandlers {
     const ask = async (method: string, params: Record<string, unknown>) => {
       const call = target();
       if (call?.era !== 'legacy') {
@@ -203,6 +215,13 @@ export class MountedUpstream {
       ...rest
     } = request.params as Record<string, unknown> & { _meta?: { progressToken?: unknown } };
     const wantsProgress = _meta?.progressToken !== undefined;
+    const task = rest.task;
+    // A legacy caller's task on a modern upstream: asked for the modern way, shown the legacy way.
+    const bridged =
+      request.era === 'legacy' && client.era === 'modern' && typeof task === 'object' && task !== null;
+    if (bridged) delete rest.task;
+    const capabilities = bridged ? withTasks(request.clientCapabilities) : request.clientCapabilities;
+    const owner: TaskOwner = { principal: request.principal, session: request.session };
     const passRounds = request.era === 'modern' && client.era === 'modern';
     // The caller's capabilities, not the gateway's: the upstream then asks only what the caller can
     // answer, and creates a task only for a caller that declared the tasks extension (modern-modern).
@@ -214,7 +233,7 @@ export class MountedUpstream {
         {
           signal: request.signal,
           timeoutMs: request.budgetMs,
-          capabilities: request.clientCapabilities,
+          capabilities,
           rounds: passRounds ? 'return' : 'answer',
           input: this.#questionHandlers(() => request),
           onprogress: wantsProgress
@@ -222,10 +241,20 @@ export class MountedUpstream {
             : undefined,
         },
       );
-      if (result.resultType === 'task' && passRounds && typeof result.taskId === 'string') {
-        const { resultType: _resultType, _meta: _upstreamMeta, ...task } = result;
-        this.#taskRoutes.add(result.taskId, request.principal, result.ttlMs);
-        return { kind: 'task', task };
+      if (result.resultType === 'task' && typeof result.taskId === 'string') {
+        if (bridged) {
+          this.#taskRoutes.add(result.taskId, owner, 'bridged', result.ttlMs);
+          return { kind: 'result', result: { task: legacyTaskOf(result) } };
+        }
+        if (passRounds) {
+          const { resultType: _resultType, _meta: _upstreamMeta, ...created } = result;
+          this.#taskRoutes.add(result.taskId, { principal: request.principal }, 'modern', result.ttlMs);
+          return { kind: 'task', task: created };
+        }
+      }
+      const legacyCreated = result.task as { taskId?: unknown; ttl?: unknown } | undefined;
+      if (request.era === 'legacy' && client.era === 'legacy' && typeof legacyCreated?.taskId === 'string') {
+        this.#taskRoutes.add(legacyCreated.taskId, owner, 'legacy', legacyCreated.ttl);
       }
       if (result.resultType === 'input_required') {
         return {
@@ -266,14 +295,36 @@ export class MountedUpstream {
    * (or not this caller's: to anyone else it is unknown, as a local task would be).
    */
   forwardTask(
-    method: 'tasks/get' | 'tasks/update' | 'tasks/cancel',
+    method: 'tasks/get' | 'tasks/update' | 'tasks/cancel' | 'tasks/result',
     params: Record<string, unknown>,
-    caller: { principal: string | undefined; clientCapabilities: Record<string, unknown> },
+    caller: ForwardedCaller,
     signal: AbortSignal,
   ): Promise<Record<string, unknown>> | undefined {
     const taskId = params.taskId as string;
-    if (!this.#taskRoutes.owns(taskId, caller.principal)) return undefined;
-    return this.#forwardTaskRequest(method, params, caller.clientCapabilities, signal);
+    const owner = { principal: caller.principal, session: caller.session };
+    const kind = this.#taskRoutes.find(taskId, owner);
+    if (kind === undefined || (kind === 'modern') !== (caller.era === 'modern')) return undefined;
+    if (kind !== 'bridged')
+      return this.#forwardTaskRequest(method, params, caller.clientCapabilities, signal);
+    const client = this.#client;
+    if (!client || this.#down !== undefined) return this.#forwardTaskRequest(method, params, {}, signal);
+    const bridge = new LegacyTaskBridge(client, withTasks(caller.clientCapabilities));
+    switch (method) {
+      case 'tasks/get':
+        return bridge.get(taskId, signal);
+      case 'tasks/cancel':
+        return bridge.cancel(taskId, signal);
+      case 'tasks/result': {
+        const asker: Asker = { era: 'legacy', ask: caller.ask, signal };
+        return bridge.result(
+          taskId,
+          signal,
+          this.#questionHandlers(() => asker),
+        );
+      }
+      default:
+        return undefined;
+    }
   }
 
   async #forwardTaskRequest(

@@ -14,29 +14,50 @@ const MAX_ROUTES = 100_000;
 const NO_TTL_KEEP_MS = 24 * 3_600_000;
 const GRACE_MS = 60_000;
 
+/**
+ * How the task is reached: `modern` a modern caller's task on a modern upstream (forwarded as it
+ * is), `bridged` a legacy caller's task on a modern upstream (legacy-task-bridge.ts), `legacy` a
+ * legacy caller's task on a legacy upstream (forwarded as it is).
+ */
+export type TaskRouteKind = 'modern' | 'bridged' | 'legacy';
+
+export interface TaskOwner {
+  /** principalKey of the caller, or undefined for an anonymous one. */
+  principal: string | undefined;
+  /** The legacy session that created it (that era scopes tasks to a session too). */
+  session?: string;
+}
+
+interface Route extends TaskOwner {
+  kind: TaskRouteKind;
+  expiresAt: number;
+}
+
 export class UpstreamTaskRoutes {
   /** taskId -> owner and expiry, in creation order (a Map keeps insertion order). */
-  readonly #routes = new Map<string, { principal: string | undefined; expiresAt: number }>();
+  readonly #routes = new Map<string, Route>();
 
-  add(taskId: string, principal: string | undefined, ttlMs: unknown): void {
+  add(taskId: string, owner: TaskOwner, kind: TaskRouteKind, ttlMs: unknown): void {
     const now = Date.now();
     const keep = typeof ttlMs === 'number' && ttlMs >= 0 ? ttlMs + GRACE_MS : NO_TTL_KEEP_MS;
     this.#routes.delete(taskId);
-    this.#routes.set(taskId, { principal, expiresAt: now + keep });
+    this.#routes.set(taskId, { ...owner, kind, expiresAt: now + keep });
     for (const [id, route] of this.#routes) {
       if (this.#routes.size <= MAX_ROUTES && route.expiresAt > now) break;
       this.#routes.delete(id);
     }
   }
 
-  /** Whether `taskId` is an upstream task of `principal` that has not expired. */
-  owns(taskId: string, principal: string | undefined): boolean {
+  /** How to reach `taskId` if it is an unexpired upstream task of this caller, else undefined. */
+  find(taskId: string, caller: TaskOwner): TaskRouteKind | undefined {
     const route = this.#routes.get(taskId);
-    if (!route) return false;
+    if (!route) return undefined;
     if (route.expiresAt <= Date.now()) {
       this.#routes.delete(taskId);
-      return false;
+      return undefined;
     }
-    return route.principal === principal;
+    if (route.principal !== caller.principal) return undefined;
+    if (route.session !== undefined && route.session !== caller.session) return undefined;
+    return route.kind;
   }
 }

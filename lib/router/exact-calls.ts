@@ -16,6 +16,7 @@ import { ProtocolError } from '../protocol/protocol-error.js';
 import type { ExactCall } from '../tools/exact-tool.js';
 import { type MethodContext, NO_RESPONSE } from './method-table.js';
 import { InputRequiredAnswer } from './mrtr-rounds.js';
+import { ownerOf } from './task-runner.js';
 import { CreatedTaskAnswer } from './task-wire.js';
 
 export async function runExactCall(
@@ -34,6 +35,7 @@ export async function runExactCall(
       era: scope.era,
       clientCapabilities: scope.clientCapabilities,
       principal: scope.principal === undefined ? undefined : principalKey(scope.principal),
+      session: ownerOf(session),
       progress: (progress) => {
         if (typeof token !== 'string' && typeof token !== 'number') return;
         sink.send(notification('notifications/progress', { ...progress, progressToken: token }));

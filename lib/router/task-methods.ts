@@ -14,8 +14,9 @@
  * is unknown, with the very error an id that never existed gets, so no one learns it exists.
  *
  * A task an upstream created for a mounted tool (server.mount) lives upstream, not in this store:
- * its modern tasks/get, tasks/update and tasks/cancel are handed to `forwarded`, which answers
- * them from the upstream that owns the task, for the caller that created it only.
+ * its tasks/get, tasks/update, tasks/cancel and tasks/result are handed to `forwarded`, which
+ * answers them from the upstream that owns the task, for the caller that created it only.
+ * (tasks/list shows this server's own tasks only.)
  *
  * It also decides, per tools/call, whether the call becomes a task (`taskModeOf`).
  */
@@ -89,11 +90,23 @@ export interface ForwardedTasks {
    * error is thrown as a ProtocolError with the upstream's code, message and data.
    */
   forward(
-    method: 'tasks/get' | 'tasks/update' | 'tasks/cancel',
+    method: ForwardedMethod,
     params: Record<string, unknown>,
-    caller: { principal: string | undefined; clientCapabilities: Record<string, unknown> },
+    caller: ForwardedCaller,
     signal: AbortSignal,
   ): Promise<Record<string, unknown>> | undefined;
+}
+
+type ForwardedMethod = 'tasks/get' | 'tasks/update' | 'tasks/cancel' | 'tasks/result';
+
+/** Who asks about a forwarded task, and how to put the upstream's questions to them (legacy). */
+export interface ForwardedCaller {
+  principal: string | undefined;
+  /** The session's task owner key (the legacy era scopes tasks to their session). */
+  session: string;
+  era: 'legacy' | 'modern';
+  clientCapabilities: Record<string, unknown>;
+  ask(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
 }
 
 /** `pageSize`: tasks per tasks/list page (the server's page size, as for every list). */
@@ -108,9 +121,9 @@ export function addTaskMethods(
   /** The owning upstream's answer when the task is a mounted tool's, else undefined. */
   async function upstreamAnswer(
     ctx: MethodContext,
-    method: 'tasks/get' | 'tasks/update' | 'tasks/cancel',
+    method: ForwardedMethod,
   ): Promise<Record<string, unknown> | undefined> {
-    if (!forwarded || ctx.scope.era !== 'modern') return undefined;
+    if (!forwarded) return undefined;
     readTaskId(ctx.params);
     const { principal } = ctx.scope;
     const cancellation = ctx.session.begin(ctx.request.id);
@@ -120,7 +133,10 @@ export function addTaskMethods(
         ctx.params,
         {
           principal: principal === undefined ? undefined : principalKey(principal),
+          session: ownerOf(ctx.session),
+          era: ctx.scope.era,
           clientCapabilities: ctx.scope.clientCapabilities,
+          ask: (method, params, signal) => ctx.session.request(method, params, signal, ctx.sink),
         },
         cancellation.signal,
       );
@@ -193,6 +209,8 @@ export function addTaskMethods(
 
   // Legacy only: the modern method table does not have it, so the router answers -32601 there.
   router.method('tasks/result', async (ctx) => {
+    const upstream = await upstreamAnswer(ctx, 'tasks/result');
+    if (upstream !== undefined) return upstream;
     const taskId = readTaskId(ctx.params);
     await find(ctx, taskId);
     const cancellation = ctx.session.begin(ctx.request.id);

@@ -30,6 +30,8 @@ export interface ExactCallRequest {
   readonly clientCapabilities: Record<string, unknown>;
   /** Whose call this is (principalKey), so a task it creates upstream stays that caller's. */
   readonly principal: string | undefined;
+  /** The session's task owner key (a legacy task is its session's). */
+  readonly session: string;
   /** The request's era: decides how the upstream's questions can reach this client. */
   readonly era: 'legacy' | 'modern';
   /** Asks the client live (legacy era only: a server-to-client request). */

@@ -2,8 +2,9 @@
  * Tasks through a gateway. A weft gateway mounts the conformance server (spawned, over stdio, no
  * namespace) and serves HTTP; a modern caller that declares the tasks extension gets the
  * upstream's own task (the gateway forwards it rather than running a task of its own), and its
- * tasks/get, tasks/update and tasks/cancel reach that upstream. A caller without the extension,
- * and the official clients of the 2025-11-25 era, get the call run to its result.
+ * tasks/get, tasks/update and tasks/cancel reach that upstream. The SDK 1.x client's 2025-11-25 task is bridged: the gateway asks the upstream for a modern task
+ * and shows it the legacy way (legacy-task-bridge.ts). A caller that asks for no task gets the
+ * call run to its result.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -69,6 +70,13 @@ async function modern(method: string, params: Record<string, unknown>, capabilit
           .at(-1) ?? '{}',
       );
   return json as { result?: Record<string, unknown>; error?: { code: number; message: string } };
+}
+
+/** Drains a callToolStream: the messages it yielded, in order. */
+async function drain(stream: AsyncGenerator<{ type: string } & Record<string, unknown>>) {
+  const messages: ({ type: string } & Record<string, unknown>)[] = [];
+  for await (const message of stream) messages.push(message);
+  return messages;
 }
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 15_000): Promise<T> {
@@ -172,6 +180,64 @@ describe('tasks through a gateway', () => {
       assert.fail(error instanceof McpError ? `${error.code} ${error.message}` : String(error));
     } finally {
       await client.close();
+    }
+  });
+
+  test("the SDK 1.x client's legacy task on the modern upstream: created, streamed to its result, read back", async () => {
+    const sdk1 = new Sdk1Client({ name: 'sdk1-tasks', version: '0' });
+    await sdk1.connect(new Sdk1Http(new URL(url)));
+    try {
+      assert.ok(sdk1.getServerCapabilities()?.tasks?.requests?.tools?.call);
+      const messages = await drain(
+        sdk1.experimental.tasks.callToolStream(
+          { name: 'slow_compute', arguments: { seconds: 0.2, label: 'legacy' } },
+          undefined,
+          { task: { ttl: 60_000 } },
+        ) as never,
+      );
+      assert.equal(messages[0]?.type, 'taskCreated', JSON.stringify(messages));
+      const last = messages.at(-1);
+      assert.equal(last?.type, 'result', JSON.stringify(last));
+      assert.equal(text(last?.result as Record<string, unknown>), 'Computed legacy after 0.2s');
+      const taskId = String((messages[0]?.task as { taskId?: string } | undefined)?.taskId);
+      const task = await sdk1.experimental.tasks.getTask(taskId);
+      assert.equal(task.status, 'completed');
+      assert.equal(typeof task.ttl, 'number');
+      // Terminal: the legacy era refuses its cancel.
+      await assert.rejects(
+        sdk1.experimental.tasks.cancelTask(taskId),
+        (error: { code?: number }) => error.code === -32602,
+      );
+    } finally {
+      await sdk1.close();
+    }
+  });
+
+  test('the SDK 1.x client cancels a bridged task; another session does not see it', async () => {
+    const sdk1 = new Sdk1Client({ name: 'sdk1-cancel', version: '0' });
+    await sdk1.connect(new Sdk1Http(new URL(url)));
+    const other = new Sdk1Client({ name: 'sdk1-other', version: '0' });
+    await other.connect(new Sdk1Http(new URL(url)));
+    try {
+      const stream = sdk1.experimental.tasks.callToolStream(
+        { name: 'slow_compute', arguments: { seconds: 60 } },
+        undefined,
+        { task: {} },
+      );
+      const first = (await stream.next()).value as { type: string; task: { taskId: string } };
+      assert.equal(first.type, 'taskCreated');
+      const { taskId } = first.task;
+      await assert.rejects(
+        other.experimental.tasks.getTask(taskId),
+        (error: { code?: number }) => error.code === -32602,
+      );
+      const cancelled = await sdk1.experimental.tasks.cancelTask(taskId);
+      assert.equal(cancelled.status, 'cancelled');
+      await stream.return(undefined);
+      assert.equal((await sdk1.experimental.tasks.getTask(taskId)).status, 'cancelled');
+    } finally {
+      await sdk1.close();
+      await other.close();
     }
   });
 
