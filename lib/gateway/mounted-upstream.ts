@@ -18,7 +18,8 @@
  * - Tasks are forwarded, not re-run: a modern caller that declares the tasks extension gets the
  *   upstream's own task (its id, status, ttlMs, pollIntervalMs as they are), and its tasks/get,
  *   tasks/update and tasks/cancel go to this upstream (forwardTask; UpstreamTaskRoutes remembers
- *   whose task it is). A legacy caller's `task` request is not bridged: the call runs to its result.
+ *   whose task it is). A legacy caller's task on a modern upstream is bridged (legacy-task-bridge.ts:
+ *   a modern task upstream, shown the legacy way); on a legacy upstream it is forwarded as it is.
  * - Death: calls answer -32603 naming the upstream; weft reconnects with backoff (100 ms doubling
  *   to 5 s) and re-reads the listing; the tools stay listed meanwhile, so names are stable.
  * - Logs and the legacy upstream's questions carry no request id: they go to the most recent call
