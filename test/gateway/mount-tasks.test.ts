@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Client as V2Client, StreamableHTTPClientTransport as V2Http } from '@modelcontextprotocol/client';
 import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Sdk1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { connect, McpError } from '../../lib/client/index.js';
 import { McpServer } from '../../lib/index.js';
 
@@ -208,6 +209,32 @@ describe('tasks through a gateway', () => {
         sdk1.experimental.tasks.cancelTask(taskId),
         (error: { code?: number }) => error.code === -32602,
       );
+    } finally {
+      await sdk1.close();
+    }
+  });
+
+  test("a bridged task's question reaches the SDK 1.x client live during tasks/result, and its answer the upstream", async () => {
+    const sdk1 = new Sdk1Client({ name: 'sdk1-asked', version: '0' }, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    sdk1.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(String(request.params.message));
+      return { action: 'accept', content: { confirm: true } };
+    });
+    await sdk1.connect(new Sdk1Http(new URL(url)));
+    try {
+      const messages = await drain(
+        sdk1.experimental.tasks.callToolStream(
+          { name: 'confirm_delete', arguments: { filename: 'b.txt' } },
+          undefined,
+          { task: {} },
+        ) as never,
+      );
+      assert.equal(messages[0]?.type, 'taskCreated', JSON.stringify(messages));
+      const last = messages.at(-1);
+      assert.equal(last?.type, 'result', JSON.stringify(last));
+      assert.equal(text(last?.result as Record<string, unknown>), 'Deleted b.txt');
+      assert.deepEqual(asked, ['Delete b.txt?']);
     } finally {
       await sdk1.close();
     }
