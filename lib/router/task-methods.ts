@@ -122,13 +122,13 @@ export function addTaskMethods(
   async function upstreamAnswer(
     ctx: MethodContext,
     method: ForwardedMethod,
-  ): Promise<Record<string, unknown> | undefined> {
+  ): Promise<Record<string, unknown> | typeof NO_RESPONSE | undefined> {
     if (!forwarded) return undefined;
     readTaskId(ctx.params);
     const { principal } = ctx.scope;
     const cancellation = ctx.session.begin(ctx.request.id);
     try {
-      return await forwarded.forward(
+      const answer = await forwarded.forward(
         method,
         ctx.params,
         {
@@ -140,6 +140,11 @@ export function addTaskMethods(
         },
         cancellation.signal,
       );
+      // Cancelled by its client meanwhile: nothing is answered, as for a local task's request.
+      return cancellation.cancelled && answer !== undefined ? NO_RESPONSE : answer;
+    } catch (error) {
+      if (cancellation.cancelled) return NO_RESPONSE;
+      throw error;
     } finally {
       ctx.session.end(ctx.request.id);
     }
