@@ -10,6 +10,9 @@
  * One server, one endpoint, both protocol eras: the 2025 suite talks to it through initialize and
  * sessions, the 2026-07-28 suite statelessly. The fixtures only the latter asks for (list-change
  * triggers, the per-request log level, x-mcp-header) are ordinary tools like the rest.
+ *
+ * With `--stdio` it serves one client on stdin/stdout instead: the upstream the conformance gateway
+ * (conformance-gateway.ts) spawns and mounts.
  */
 import { McpServer } from '../lib/index.js';
 import { addClientRequestTools } from './conformance/client-request-tools.js';
@@ -41,12 +44,17 @@ addInputRequiredFixtures(server);
 addTaskFixtures(server);
 server.tool(loggingTool).tool(progressTool);
 
-await server.listen({
-  http: {
-    port,
-    retryMs: 500,
-    pollAfterMs: (request) =>
-      request.method === 'tools/call' && request.params?.name === 'test_reconnection' ? 100 : undefined,
-  },
-});
-process.stderr.write(`weft conformance server: http://127.0.0.1:${server.addresses.http?.port}/mcp\n`);
+// `--stdio`: serve one client over stdin/stdout instead (how examples/conformance-gateway.ts mounts it).
+if (process.argv.includes('--stdio')) {
+  await server.listen({ stdio: true });
+} else {
+  await server.listen({
+    http: {
+      port,
+      retryMs: 500,
+      pollAfterMs: (request) =>
+        request.method === 'tools/call' && request.params?.name === 'test_reconnection' ? 100 : undefined,
+    },
+  });
+  process.stderr.write(`weft conformance server: http://127.0.0.1:${server.addresses.http?.port}/mcp\n`);
+}

@@ -6,7 +6,15 @@ import type { PromptRegistry } from './prompts/prompt-registry.js';
 import { UI_EXTENSION } from './protocol/apps-extension.js';
 import type { ResourceRegistry } from './resources/resource-registry.js';
 import { hasUiResource } from './resources/ui-resource.js';
+import type { RegisteredTool } from './tools/registered-tool.js';
 import type { ToolRegistry } from './tools/tool-registry.js';
+
+/** A mounted (exact) tool whose upstream says it may run as a task: its tasks are forwarded. */
+function mountedTaskTool(tool: RegisteredTool): boolean {
+  if (tool.blocking !== false || !tool.exact) return false;
+  const support = (tool.descriptor as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
+  return support === 'optional' || support === 'required';
+}
 
 export function serverCapabilities(
   tools: ToolRegistry,
@@ -18,7 +26,7 @@ export function serverCapabilities(
   const capabilities: Record<string, unknown> = { tools: { listChanged: true }, logging: {} };
   // Offered once some tool may run as a task. The legacy era's slot; server/discover shows it
   // as the tasks extension instead.
-  if (tools.sorted().some((tool) => tool.task !== undefined)) {
+  if (tools.sorted().some((tool) => tool.task !== undefined || mountedTaskTool(tool))) {
     capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
   }
   if (!resources.isEmpty) capabilities.resources = { subscribe: true, listChanged: true };

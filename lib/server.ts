@@ -214,7 +214,15 @@ export class McpServer {
       },
       callers,
     });
-    addTaskMethods(this.#router, this.#tasks, options.pageSize ?? 100);
+    addTaskMethods(this.#router, this.#tasks, options.pageSize ?? 100, {
+      forward: (method, params, caller, signal) => {
+        for (const mounted of this.#mounts) {
+          const answer = mounted.forwardTask(method, params, caller, signal);
+          if (answer) return answer;
+        }
+        return undefined;
+      },
+    });
     addToolMethods(this.#router, {
       registry: this.#registry,
       engine: this.#engine,

@@ -63,6 +63,11 @@ export interface CallOptions {
    * question to its own client, whose retry brings `inputResponses` and `requestState` back).
    */
   rounds?: 'answer' | 'return';
+  /**
+   * Modern: the client capabilities this one request declares instead of the client's own (a
+   * gateway declares its caller's, so the upstream asks only what that caller can answer).
+   */
+  capabilities?: Record<string, unknown>;
 }
 
 export interface ToolCallOptions extends CallOptions, TaskOptions {}
@@ -191,7 +196,10 @@ export class McpClient {
         return (await this.#peer.request(method, sent, this.#peerOptions(options))) as Params;
       }
       if (this.#options.logLevel && facts.capabilities.logging) meta[META.logLevel] = this.#options.logLevel;
-      const base = { ...params, _meta: modernMeta(facts.protocolVersion, this, meta) };
+      const declared = options.capabilities
+        ? { clientInfo: this.clientInfo, capabilities: options.capabilities }
+        : this;
+      const base = { ...params, _meta: modernMeta(facts.protocolVersion, declared, meta) };
       let round: Params = base;
       for (let rounds = 0; rounds < MAX_ROUNDS; rounds++) {
         const result = (await this.#peer.request(method, round, this.#peerOptions(options))) as Params;

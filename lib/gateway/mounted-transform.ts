@@ -26,6 +26,7 @@
  * called and fail it; those that need the upstream's schema (an argument it does not have) run
  * when the tool is listed, and leave that one tool unpublished with a logged error.
  */
+import { principalKey } from '../auth/principal.js';
 import {
   type ArgumentTransform,
   checkArgumentTransforms,
@@ -174,6 +175,15 @@ function requestFrom(ctx: ToolContext, args: Record<string, unknown>): ExactCall
       ),
     log: ({ level, data }) => ctx.log(level as LogLevel, data),
     ask: (method, params) => ask(method, params),
+    // What the handler's ctx can answer is what the upstream may ask.
+    clientCapabilities: {
+      ...(ctx.elicit ? { elicitation: {} } : {}),
+      ...(ctx.sample ? { sampling: {} } : {}),
+      ...(ctx.roots ? { roots: {} } : {}),
+    },
+    principal: ctx.auth === undefined ? undefined : principalKey(ctx.auth),
+    // A forwarded call is a plain call, never a task: no session owns anything upstream.
+    session: 'weft-forward',
   };
 }
 

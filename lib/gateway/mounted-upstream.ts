@@ -15,6 +15,13 @@
  *   replica): the question is refused, which the upstream reports as it sees fit.
  * - Prompts, resources and templates: mounted-prompts.ts and mounted-resources.ts, on the same
  *   connection and listen stream (list changes), in step with it.
+ * - Each call declares upstream the capabilities of the gateway's caller, not the gateway's own,
+ *   so the upstream asks only what that caller can answer, and refuses (-32021) what it cannot.
+ * - Tasks are forwarded, not re-run: a modern caller that declares the tasks extension gets the
+ *   upstream's own task (its id, status, ttlMs, pollIntervalMs as they are), and its tasks/get,
+ *   tasks/update and tasks/cancel go to this upstream (forwardTask; UpstreamTaskRoutes remembers
+ *   whose task it is). A legacy caller's task on a modern upstream is bridged (legacy-task-bridge.ts:
+ *   a modern task upstream, shown the legacy way); on a legacy upstream it is forwarded as it is.
  * - Death: calls answer -32603 naming the upstream; weft reconnects with backoff (100 ms doubling
  *   to 5 s) and re-reads the listing; the tools stay listed meanwhile, so names are stable.
  * - Logs and the legacy upstream's questions carry no request id: they go to the most recent call
@@ -24,10 +31,14 @@ import { ConnectionClosedError, McpError, RequestTimeoutError } from '../client/
 import type { InputHandlers } from '../client/input-answers.js';
 import { McpClient } from '../client/mcp-client.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
+import { TASKS_EXTENSION } from '../protocol/eras.js';
+import { ProtocolError } from '../protocol/protocol-error.js';
 import type { ResourceRegistry } from '../resources/resource-registry.js';
+import type { ForwardedCaller } from '../router/task-methods.js';
 import type { ExactAnswer, ExactCallRequest } from '../tools/exact-tool.js';
 import type { ToolDescriptor } from '../tools/registered-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
+import { LegacyTaskBridge, legacyTaskOf } from './legacy-task-bridge.js';
 import { MountedPrompts } from './mounted-prompts.js';
 import { MountedResources } from './mounted-resources.js';
 import {
@@ -38,6 +49,7 @@ import {
 } from './mounted-transform.js';
 import type { UpstreamLink } from './upstream-link.js';
 import { describeUpstream, transportOf, type Upstream } from './upstream-target.js';
+import { type TaskOwner, UpstreamTaskRoutes } from './upstream-task-routes.js';
 
 /** Where a mount publishes an upstream's prompts and resources, and tells of resource updates. */
 export interface MountPrimitives {
@@ -64,6 +76,15 @@ export interface MountOptions {
   transform?: MountTransforms;
 }
 
+/** What an upstream's question needs of the client it goes to. */
+type Asker = Pick<ExactCallRequest, 'era' | 'ask' | 'signal'>;
+
+/** The caller's capabilities with the tasks extension (the gateway follows a bridged task itself). */
+function withTasks(capabilities: Record<string, unknown>): Record<string, unknown> {
+  const extensions = (capabilities.extensions ?? {}) as Record<string, unknown>;
+  return { ...capabilities, extensions: { ...extensions, [TASKS_EXTENSION]: {} } };
+}
+
 const MOUNT_OPTION_KEYS = new Set(['namespace', 'protocol', 'maxBackoffMs', 'transform']);
 const NAMESPACE = /^[A-Za-z0-9_.-]{1,64}$/;
 
@@ -76,6 +97,8 @@ export class MountedUpstream {
   /** published name -> [upstream name, descriptor JSON] */
   readonly #published = new Map<string, { upstreamName: string; json: string }>();
   readonly #inFlight: ExactCallRequest[] = [];
+  /** The tasks this upstream created for the gateway's modern callers, and whose each is. */
+  readonly #taskRoutes = new UpstreamTaskRoutes();
   #client: McpClient | undefined;
   #down: string | undefined = 'not connected yet';
   #closed = false;
@@ -168,7 +191,7 @@ export class MountedUpstream {
   }
 
   /** Handlers that put a question to the client of the call in `target()`, in that client's era. */
-  #questionHandlers(target: () => ExactCallRequest | undefined): InputHandlers {
+  #questionHandlers(target: () => Asker | undefined): InputHandlers {
     const ask = async (method: string, params: Record<string, unknown>) => {
       const call = target();
       if (call?.era !== 'legacy') {
@@ -241,7 +264,16 @@ export class MountedUpstream {
       ...rest
     } = request.params as Record<string, unknown> & { _meta?: { progressToken?: unknown } };
     const wantsProgress = _meta?.progressToken !== undefined;
+    const task = rest.task;
+    // A legacy caller's task on a modern upstream: asked for the modern way, shown the legacy way.
+    const bridged =
+      request.era === 'legacy' && client.era === 'modern' && typeof task === 'object' && task !== null;
+    if (bridged) delete rest.task;
+    const capabilities = bridged ? withTasks(request.clientCapabilities) : request.clientCapabilities;
+    const owner: TaskOwner = { principal: request.principal, session: request.session };
     const passRounds = request.era === 'modern' && client.era === 'modern';
+    // The caller's capabilities, not the gateway's: the upstream then asks only what the caller can
+    // answer, and creates a task only for a caller that declared the tasks extension (modern-modern).
     this.#inFlight.push(request);
     try {
       const result = await client.request(
@@ -250,6 +282,7 @@ export class MountedUpstream {
         {
           signal: request.signal,
           timeoutMs: request.budgetMs,
+          capabilities,
           rounds: passRounds ? 'return' : 'answer',
           input: this.#questionHandlers(() => request),
           onprogress: wantsProgress
@@ -257,6 +290,21 @@ export class MountedUpstream {
             : undefined,
         },
       );
+      if (result.resultType === 'task' && typeof result.taskId === 'string') {
+        if (bridged) {
+          this.#taskRoutes.add(result.taskId, owner, 'bridged', result.ttlMs);
+          return { kind: 'result', result: { task: legacyTaskOf(result) } };
+        }
+        if (passRounds) {
+          const { resultType: _resultType, _meta: _upstreamMeta, ...created } = result;
+          this.#taskRoutes.add(result.taskId, { principal: request.principal }, 'modern', result.ttlMs);
+          return { kind: 'task', task: created };
+        }
+      }
+      const legacyCreated = result.task as { taskId?: unknown; ttl?: unknown } | undefined;
+      if (request.era === 'legacy' && client.era === 'legacy' && typeof legacyCreated?.taskId === 'string') {
+        this.#taskRoutes.add(legacyCreated.taskId, owner, 'legacy', legacyCreated.ttl);
+      }
       if (result.resultType === 'input_required') {
         return {
           kind: 'input-required',
@@ -287,6 +335,78 @@ export class MountedUpstream {
       return { kind: 'error', code: -32603, message: `the upstream ${this.label} failed the call: ${why}` };
     } finally {
       this.#inFlight.splice(this.#inFlight.indexOf(request), 1);
+    }
+  }
+
+  /**
+   * A modern tasks/* request for a task this upstream created for `caller`, forwarded and answered
+   * as the upstream answered (errors verbatim); undefined when the task is not this upstream's
+   * (or not this caller's: to anyone else it is unknown, as a local task would be).
+   */
+  forwardTask(
+    method: 'tasks/get' | 'tasks/update' | 'tasks/cancel' | 'tasks/result',
+    params: Record<string, unknown>,
+    caller: ForwardedCaller,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> | undefined {
+    const taskId = params.taskId as string;
+    const owner = { principal: caller.principal, session: caller.session };
+    const kind = this.#taskRoutes.find(taskId, owner);
+    if (kind === undefined || (kind === 'modern') !== (caller.era === 'modern')) return undefined;
+    if (kind !== 'bridged')
+      return this.#forwardTaskRequest(method, params, caller.clientCapabilities, signal);
+    const client = this.#client;
+    if (!client || this.#down !== undefined) return this.#forwardTaskRequest(method, params, {}, signal);
+    const bridge = new LegacyTaskBridge(client, withTasks(caller.clientCapabilities));
+    switch (method) {
+      case 'tasks/get':
+        return bridge.get(taskId, signal);
+      case 'tasks/cancel':
+        return bridge.cancel(taskId, signal);
+      case 'tasks/result': {
+        const asker: Asker = { era: 'legacy', ask: caller.ask, signal };
+        return bridge.result(
+          taskId,
+          signal,
+          this.#questionHandlers(() => asker),
+        );
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  async #forwardTaskRequest(
+    method: string,
+    params: Record<string, unknown>,
+    capabilities: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
+    const client = this.#client;
+    if (!client || this.#down !== undefined) {
+      throw new ProtocolError(
+        -32603,
+        `the upstream ${this.label} that holds this task is down (${this.#down}); weft is reconnecting`,
+      );
+    }
+    const { _meta: _callerMeta, ...rest } = params;
+    try {
+      const {
+        resultType: _resultType,
+        _meta,
+        ...answer
+      } = await client.request(method, rest, {
+        signal,
+        capabilities,
+        rounds: 'return',
+      });
+      return answer;
+    } catch (error) {
+      if (error instanceof McpError) throw new ProtocolError(error.code, error.message, error.data);
+      throw new ProtocolError(
+        -32603,
+        `the upstream ${this.label} failed ${method}: ${(error as Error).message}`,
+      );
     }
   }
 

@@ -7,6 +7,7 @@
  * is: a result, a modern question (inputRequests and the upstream's own requestState, which a
  * modern client's retry brings back to it), or a JSON-RPC error with its code and data.
  */
+import { principalKey } from '../auth/principal.js';
 import { effectiveBudgetMs } from '../engine/deadline.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { notification } from '../protocol/json-rpc.js';
@@ -15,6 +16,8 @@ import { ProtocolError } from '../protocol/protocol-error.js';
 import type { ExactCall } from '../tools/exact-tool.js';
 import { type MethodContext, NO_RESPONSE } from './method-table.js';
 import { InputRequiredAnswer } from './mrtr-rounds.js';
+import { ownerOf } from './task-runner.js';
+import { CreatedTaskAnswer } from './task-wire.js';
 
 export async function runExactCall(
   ctx: MethodContext,
@@ -30,6 +33,9 @@ export async function runExactCall(
       signal: cancellation.signal,
       budgetMs: effectiveBudgetMs(serverTimeoutMs, 0),
       era: scope.era,
+      clientCapabilities: scope.clientCapabilities,
+      principal: scope.principal === undefined ? undefined : principalKey(scope.principal),
+      session: ownerOf(session),
       progress: (progress) => {
         if (typeof token !== 'string' && typeof token !== 'number') return;
         sink.send(notification('notifications/progress', { ...progress, progressToken: token }));
@@ -54,6 +60,8 @@ export async function runExactCall(
         );
       case 'error':
         throw new ProtocolError(answer.code, answer.message, answer.data);
+      case 'task':
+        return new CreatedTaskAnswer(answer.task);
       case 'cancelled':
         return NO_RESPONSE;
     }

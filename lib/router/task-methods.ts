@@ -13,6 +13,11 @@
  * A task belongs to the principal that created it (TaskRecord.principal): to any other caller it
  * is unknown, with the very error an id that never existed gets, so no one learns it exists.
  *
+ * A task an upstream created for a mounted tool (server.mount) lives upstream, not in this store:
+ * its tasks/get, tasks/update, tasks/cancel and tasks/result are handed to `forwarded`, which
+ * answers them from the upstream that owns the task, for the caller that created it only.
+ * (tasks/list shows this server's own tasks only.)
+ *
  * It also decides, per tools/call, whether the call becomes a task (`taskModeOf`).
  */
 import { principalKey } from '../auth/principal.js';
@@ -77,9 +82,73 @@ function unknownTask(taskId: string): ProtocolError {
   );
 }
 
+/** Tasks that upstreams own (server.mount): the mounted upstreams, asked in turn. */
+export interface ForwardedTasks {
+  /**
+   * The upstream's answer to a modern tasks/get, tasks/update or tasks/cancel of a task it created
+   * for this caller, or undefined when no upstream has such a task for `principal`. An upstream
+   * error is thrown as a ProtocolError with the upstream's code, message and data.
+   */
+  forward(
+    method: ForwardedMethod,
+    params: Record<string, unknown>,
+    caller: ForwardedCaller,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> | undefined;
+}
+
+type ForwardedMethod = 'tasks/get' | 'tasks/update' | 'tasks/cancel' | 'tasks/result';
+
+/** Who asks about a forwarded task, and how to put the upstream's questions to them (legacy). */
+export interface ForwardedCaller {
+  principal: string | undefined;
+  /** The session's task owner key (the legacy era scopes tasks to their session). */
+  session: string;
+  era: 'legacy' | 'modern';
+  clientCapabilities: Record<string, unknown>;
+  ask(method: string, params: Record<string, unknown>, signal: AbortSignal): Promise<unknown>;
+}
+
 /** `pageSize`: tasks per tasks/list page (the server's page size, as for every list). */
-export function addTaskMethods(router: Router, runner: TaskRunner, pageSize: number): void {
+export function addTaskMethods(
+  router: Router,
+  runner: TaskRunner,
+  pageSize: number,
+  forwarded?: ForwardedTasks,
+): void {
   const { store } = runner;
+
+  /** The owning upstream's answer when the task is a mounted tool's, else undefined. */
+  async function upstreamAnswer(
+    ctx: MethodContext,
+    method: ForwardedMethod,
+  ): Promise<Record<string, unknown> | typeof NO_RESPONSE | undefined> {
+    if (!forwarded) return undefined;
+    readTaskId(ctx.params);
+    const { principal } = ctx.scope;
+    const cancellation = ctx.session.begin(ctx.request.id);
+    try {
+      const answer = await forwarded.forward(
+        method,
+        ctx.params,
+        {
+          principal: principal === undefined ? undefined : principalKey(principal),
+          session: ownerOf(ctx.session),
+          era: ctx.scope.era,
+          clientCapabilities: ctx.scope.clientCapabilities,
+          ask: (method, params, signal) => ctx.session.request(method, params, signal, ctx.sink),
+        },
+        cancellation.signal,
+      );
+      // Cancelled by its client meanwhile: nothing is answered, as for a local task's request.
+      return cancellation.cancelled && answer !== undefined ? NO_RESPONSE : answer;
+    } catch (error) {
+      if (cancellation.cancelled) return NO_RESPONSE;
+      throw error;
+    } finally {
+      ctx.session.end(ctx.request.id);
+    }
+  }
 
   /**
    * The task if this request may see it: only its principal's (both eras), and in legacy only its
@@ -104,12 +173,16 @@ export function addTaskMethods(router: Router, runner: TaskRunner, pageSize: num
 
   router.method('tasks/get', async (ctx) => {
     gate(ctx, 'tasks/get');
+    const upstream = await upstreamAnswer(ctx, 'tasks/get');
+    if (upstream !== undefined) return upstream;
     const record = await find(ctx, readTaskId(ctx.params));
     return ctx.scope.era === 'modern' ? detailedTask(record) : legacyTask(record);
   });
 
   router.method('tasks/update', async (ctx) => {
     gate(ctx, 'tasks/update');
+    const upstream = await upstreamAnswer(ctx, 'tasks/update');
+    if (upstream !== undefined) return upstream;
     const taskId = readTaskId(ctx.params);
     const responses = ctx.params.inputResponses ?? {};
     if (typeof responses !== 'object' || responses === null || Array.isArray(responses)) {
@@ -124,6 +197,8 @@ export function addTaskMethods(router: Router, runner: TaskRunner, pageSize: num
 
   router.method('tasks/cancel', async (ctx) => {
     gate(ctx, 'tasks/cancel');
+    const upstream = await upstreamAnswer(ctx, 'tasks/cancel');
+    if (upstream !== undefined) return upstream;
     const taskId = readTaskId(ctx.params);
     await find(ctx, taskId);
     const outcome = await runner.cancel(taskId);
@@ -139,6 +214,8 @@ export function addTaskMethods(router: Router, runner: TaskRunner, pageSize: num
 
   // Legacy only: the modern method table does not have it, so the router answers -32601 there.
   router.method('tasks/result', async (ctx) => {
+    const upstream = await upstreamAnswer(ctx, 'tasks/result');
+    if (upstream !== undefined) return upstream;
     const taskId = readTaskId(ctx.params);
     await find(ctx, taskId);
     const cancellation = ctx.session.begin(ctx.request.id);

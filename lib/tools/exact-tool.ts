@@ -26,6 +26,12 @@ export interface ExactCallRequest {
   progress(params: Record<string, unknown>): void;
   /** Sends one log message when the client's level lets it through. */
   log(params: { level: string; logger?: string; data: unknown }): void;
+  /** What the calling client declared it can do (its request's, or its session's in legacy). */
+  readonly clientCapabilities: Record<string, unknown>;
+  /** Whose call this is (principalKey), so a task it creates upstream stays that caller's. */
+  readonly principal: string | undefined;
+  /** The session's task owner key (a legacy task is its session's). */
+  readonly session: string;
   /** The request's era: decides how the upstream's questions can reach this client. */
   readonly era: 'legacy' | 'modern';
   /** Asks the client live (legacy era only: a server-to-client request). */
@@ -34,12 +40,15 @@ export interface ExactCallRequest {
 
 /**
  * The answer of an exact call: the upstream's result (passed through), an upstream's question for
- * a modern client (`inputRequired`: its inputRequests and requestState, sent as they are), or the
+ * a modern client (`inputRequired`: its inputRequests and requestState, sent as they are), the
+ * upstream's task for a modern client that declared the tasks extension (`task`: the flat Task
+ * fields, sent as they are; its tasks/* requests are forwarded, see ExactTaskRoutes), or the
  * upstream's JSON-RPC error (`error`: sent with its code, message and data).
  */
 export type ExactAnswer =
   | { kind: 'result'; result: Record<string, unknown> }
   | { kind: 'input-required'; inputRequests: Record<string, unknown>; requestState?: string }
+  | { kind: 'task'; task: Record<string, unknown> }
   | { kind: 'error'; code: number; message: string; data?: unknown }
   | { kind: 'cancelled' };
 
