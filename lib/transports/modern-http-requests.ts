@@ -49,7 +49,10 @@ const isServerRequest = (message: JsonRpcMessage | JsonRpcMessage[]) =>
 /** One modern request being answered: its connection, and its stream once it has one. */
 interface Exchange {
   readonly connection: Connection;
+  readonly response: ServerResponse;
   stream: SseWriter | undefined;
+  /** Opens the stream now, while the request waits to see whether it needs one. */
+  streamWanted?: (() => void) | undefined;
   /** Set once nothing more may be written: the answer is complete, or the client is gone. */
   over: boolean;
 }
@@ -149,7 +152,11 @@ export class ModernHttpRequests {
         }
         if (Array.isArray(message)) return;
         if (exchange.stream) this.#write(exchange, message);
-        else buffered.push(message);
+        else {
+          buffered.push(message);
+          // Something other than the answer: now there is something to stream.
+          if (!isResponse(message)) exchange.streamWanted?.();
+        }
       },
       // A listen stream holds its (coalesced) notifications back while this is large, well before
       // #write would cut the stream for falling maxStreamBacklogBytes behind.
@@ -157,6 +164,7 @@ export class ModernHttpRequests {
     };
     const exchange: Exchange = {
       connection: this.#connect(sink, undefined, principal, peer),
+      response,
       stream: undefined,
       over: false,
     };
@@ -173,19 +181,38 @@ export class ModernHttpRequests {
       if (pending === undefined && (buffered.every(isResponse) || !acceptsSse)) {
         return answerJson(response, exchange.connection, buffered.find(isResponse));
       }
-      if (!acceptsSse) {
-        await pending;
-        if (!exchange.over) answerJson(response, exchange.connection, buffered.find(isResponse));
-        return;
+      if (acceptsSse && buffered.some((message) => !isResponse(message)))
+        this.#openStream(exchange, buffered);
+      else if (acceptsSse && pending !== undefined) {
+        // The stream opens lazily: when the request first sends something other than its answer
+        // (progress, a log, a listen's acknowledgement), or when the first keep-alive would be due
+        // (so a long silent call still gets its headers before a client's or proxy's timeout).
+        // An answer that comes first goes out as plain JSON, with its HTTP status (a refusal
+        // arriving after an upstream's round trip is still a 400, not an in-band error on a 200).
+        const open = () => {
+          clearTimeout(timer);
+          exchange.streamWanted = undefined;
+          if (!exchange.over && exchange.stream === undefined) this.#openStream(exchange, buffered);
+        };
+        const timer = setTimeout(open, this.#options.keepAliveMs > 0 ? this.#options.keepAliveMs : 15_000);
+        exchange.streamWanted = open;
+        await pending.finally(() => clearTimeout(timer));
+        exchange.streamWanted = undefined;
       }
-      const stream = new SseWriter(response);
-      stream.open({ 'x-accel-buffering': 'no' }, this.#options.keepAliveMs);
-      exchange.stream = stream;
-      for (const message of buffered) this.#write(exchange, message);
       await pending;
+      if (!exchange.over && exchange.stream === undefined) {
+        answerJson(response, exchange.connection, buffered.find(isResponse));
+      }
     } finally {
       this.#end(exchange);
     }
+  }
+
+  #openStream(exchange: Exchange, buffered: readonly JsonRpcMessage[]): void {
+    const stream = new SseWriter(exchange.response);
+    stream.open({ 'x-accel-buffering': 'no' }, this.#options.keepAliveMs);
+    exchange.stream = stream;
+    for (const message of buffered) this.#write(exchange, message);
   }
 
   #write(exchange: Exchange, message: JsonRpcMessage): void {

@@ -381,7 +381,60 @@ describe('modern Streamable HTTP while the server stops', () => {
     assert.equal(refused.status, 503);
     assert.equal(refused.body.error.code, -32011);
     const answered = await running;
-    assert.equal(sseMessages(answered.raw).at(-1).result.content[0].text, 'rested');
+    // A silent call's answer is plain JSON (the stream opens only for something to stream).
+    assert.equal(answered.headers.get('content-type'), 'application/json', answered.raw);
+    assert.equal(answered.body.result.content[0].text, 'rested');
     await closing;
+  });
+});
+
+describe('modern Streamable HTTP: when an answer gets a stream', () => {
+  let server: McpServer;
+  let peer: ModernHttpPeer;
+  before(async () => {
+    server = new McpServer({ name: 'stream-choice', version: '1.0.0' })
+      .tool({
+        name: 'quiet',
+        inputSchema: { type: 'object', properties: { ms: { type: 'integer' } } },
+        handler: ({ ms }) => new Promise((resolve) => setTimeout(() => resolve('done'), Number(ms))),
+      })
+      .tool({
+        name: 'chatty',
+        inputSchema: { type: 'object', properties: {} },
+        handler: async (_args, ctx) => {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          ctx.progress(1, 2, 'halfway');
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          return 'done';
+        },
+      });
+    await server.listen({ http: { port: 0, keepAliveMs: 400 }, handleSignals: false });
+    peer = new ModernHttpPeer(`http://127.0.0.1:${server.addresses.http!.port}/mcp`);
+  });
+  after(() => server.close());
+
+  it('answers a call that sends nothing else as plain JSON, even when it takes more than a turn', async () => {
+    const answered = await peer.request('tools/call', { name: 'quiet', arguments: { ms: 60 } });
+    assert.equal(answered.headers.get('content-type'), 'application/json', answered.raw);
+    assert.equal(answered.body.result.content[0].text, 'done');
+  });
+
+  it('opens the stream for the first message that is not the answer', async () => {
+    const answered = await peer.request('tools/call', {
+      name: 'chatty',
+      arguments: {},
+      _meta: { ...envelope(), progressToken: 'halfway' },
+    });
+    assert.match(answered.headers.get('content-type') ?? '', /text\/event-stream/);
+    const messages = sseMessages(answered.raw);
+    assert.equal(messages[0]?.method, 'notifications/progress', answered.raw);
+    assert.equal(messages.at(-1)?.result.content[0].text, 'done', answered.raw);
+  });
+
+  it('opens the stream of a long silent call when its first keep-alive is due', async () => {
+    const answered = await peer.request('tools/call', { name: 'quiet', arguments: { ms: 1_500 } });
+    assert.match(answered.headers.get('content-type') ?? '', /text\/event-stream/);
+    assert.match(answered.raw, /: keep-alive/);
+    assert.equal(sseMessages(answered.raw).at(-1)?.result.content[0].text, 'done');
   });
 });
