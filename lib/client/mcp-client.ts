@@ -4,25 +4,25 @@
  * The client owns what a transport must not know: the era (era-handshake.ts), the modern envelope
  * on every request, the listing cache and `Mcp-Param-*` mirroring (tool-listing.ts), multi-round
  * exchanges answered by the registered handlers (input-answers.ts), tasks (task-follower.ts),
- * progress and log routing. Each public method is one MCP request as the caller means it; the era
- * only changes how it travels.
+ * progress and log routing; what it accepts is client-options.ts. Each public method is one MCP
+ * request as the caller means it; the era only changes how it travels.
  */
 
 import { META, TASKS_EXTENSION } from '../protocol/eras.js';
-import { LOG_LEVELS, type LogLevel } from '../protocol/log-levels.js';
 import { McpError } from './client-errors.js';
+import {
+  type CallOptions,
+  checkClientOptions,
+  type McpClientOptions,
+  type ToolCallOptions,
+} from './client-options.js';
 import type { ClientTransport } from './client-transport.js';
-import {
-  checkProtocolChoice,
-  handshake,
-  modernMeta,
-  type ProtocolChoice,
-  type ServerFacts,
-} from './era-handshake.js';
-import { answerInputRequests, answerQuestion, capabilitiesFor, type InputHandlers } from './input-answers.js';
+import { checkProtocolChoice, handshake, modernMeta, type ServerFacts } from './era-handshake.js';
+import { answerInputRequests, answerQuestion, capabilitiesFor } from './input-answers.js';
 import { RpcPeer } from './rpc-peer.js';
-import { followTask, type TaskOptions } from './task-follower.js';
+import { followTask } from './task-follower.js';
 import {
+  assembleListing,
   isExpired,
   type ListedTool,
   paramHeaders,
@@ -30,65 +30,10 @@ import {
   type ToolListing,
 } from './tool-listing.js';
 
-export interface McpClientOptions extends InputHandlers {
-  /** Sent as clientInfo (default weft-client). */
-  name?: string;
-  version?: string;
-  /** Which era to speak: probe (`auto`, the default), either era, or one exact version. */
-  protocol?: ProtocolChoice;
-  /** Default per-request timeout in ms (default 60000; 0 = none). */
-  timeoutMs?: number;
-  /** Ask for the server's log messages at this level and above (modern: per request; legacy: setLevel). */
-  logLevel?: LogLevel;
-  /** Hears `notifications/message`. */
-  onLog?: (params: Record<string, unknown>) => void;
-  /** Declare the tasks extension (modern) so the server may answer a call with a task. */
-  tasks?: boolean;
-  /** How often to poll a task when the server suggests nothing (ms, default 500). */
-  pollIntervalMs?: number;
-  /** Hears the end of the connection (error: why, when it was not close()). */
-  onClose?: (error: Error | undefined) => void;
-}
-
-export interface CallOptions {
-  signal?: AbortSignal;
-  timeoutMs?: number;
-  onprogress?: (progress: Record<string, unknown>) => void;
-  /** Extra `_meta` for the request (a progress token is added by onprogress). */
-  meta?: Record<string, unknown>;
-  /** Answers this request's `input_required` rounds instead of the client's own handlers. */
-  input?: InputHandlers;
-  /**
-   * `'return'`: hand an `input_required` result back instead of answering it (a gateway relays the
-   * question to its own client, whose retry brings `inputResponses` and `requestState` back).
-   */
-  rounds?: 'answer' | 'return';
-  /**
-   * Modern: the client capabilities this one request declares instead of the client's own (a
-   * gateway declares its caller's, so the upstream asks only what that caller can answer).
-   */
-  capabilities?: Record<string, unknown>;
-}
-
-export interface ToolCallOptions extends CallOptions, TaskOptions {}
+export type { CallOptions, McpClientOptions, ToolCallOptions } from './client-options.js';
 
 type Params = Record<string, unknown>;
 type Handler = (params: Params) => void;
-
-const KNOWN_OPTIONS = new Set([
-  'name',
-  'version',
-  'protocol',
-  'timeoutMs',
-  'logLevel',
-  'onLog',
-  'tasks',
-  'pollIntervalMs',
-  'onClose',
-  'onElicitation',
-  'onSampling',
-  'roots',
-]);
 
 /** The most rounds one multi-round exchange may take before the client calls it a loop. */
 const MAX_ROUNDS = 32;
@@ -106,15 +51,7 @@ export class McpClient {
   #nextProgress = 1;
 
   constructor(transport: ClientTransport, options: McpClientOptions = {}) {
-    for (const key of Object.keys(options)) {
-      if (!KNOWN_OPTIONS.has(key)) {
-        throw new TypeError(`McpClient: unknown option "${key}"; known: ${[...KNOWN_OPTIONS].join(', ')}`);
-      }
-    }
-    checkProtocolChoice(options.protocol);
-    if (options.logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(options.logLevel)) {
-      throw new TypeError(`McpClient: logLevel must be one of ${LOG_LEVELS.join(', ')}`);
-    }
+    checkClientOptions(options);
     this.#options = options;
     this.#clientInfo = { name: options.name ?? 'weft-client', version: options.version ?? '0.1.0' };
     this.#capabilities = capabilitiesFor(options);
@@ -238,20 +175,12 @@ export class McpClient {
   /** The whole listing with its cache facts and the tools dropped for invalid annotations. */
   async toolListing(options: CallOptions & { refresh?: boolean } = {}): Promise<ToolListing> {
     if (!options.refresh && this.#listing && !isExpired(this.#listing)) return this.#listing;
-    const headers = new ToolHeaderIndex();
-    const dropped: ToolListing['dropped'] = [];
-    const tools: ListedTool[] = [];
-    let ttlMs: number | undefined;
-    let cacheScope: ToolListing['cacheScope'];
-    await this.#everyPage('tools/list', options, (page) => {
-      tools.push(...headers.admit((page.tools as ListedTool[]) ?? [], dropped));
-      const ttl = page.ttlMs;
-      if (typeof ttl === 'number' && ttl >= 0) ttlMs = ttlMs === undefined ? ttl : Math.min(ttlMs, ttl);
-      if (page.cacheScope === 'public' || page.cacheScope === 'private') cacheScope = page.cacheScope;
-    });
+    const { listing, headers } = await assembleListing((page) =>
+      this.#everyPage('tools/list', options, page),
+    );
     this.#headers = headers;
-    this.#listing = { tools, dropped, ttlMs: ttlMs ?? 0, cacheScope, receivedAt: performance.now() };
-    return this.#listing;
+    this.#listing = listing;
+    return listing;
   }
 
   /**

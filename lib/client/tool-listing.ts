@@ -70,6 +70,29 @@ export class ToolHeaderIndex {
   }
 }
 
+/**
+ * A listing assembled from its pages (read by `everyPage`, which hands each page over): the tools
+ * admitted or dropped by their header annotations, the shortest `ttlMs` any page gave (none: 0,
+ * stale at once), and the cacheScope the pages stated.
+ */
+export async function assembleListing(
+  everyPage: (page: (result: Record<string, unknown>) => void) => Promise<void>,
+): Promise<{ listing: ToolListing; headers: ToolHeaderIndex }> {
+  const headers = new ToolHeaderIndex();
+  const dropped: DroppedTool[] = [];
+  const tools: ListedTool[] = [];
+  let ttlMs: number | undefined;
+  let cacheScope: ToolListing['cacheScope'];
+  await everyPage((page) => {
+    tools.push(...headers.admit((page.tools as ListedTool[]) ?? [], dropped));
+    const ttl = page.ttlMs;
+    if (typeof ttl === 'number' && ttl >= 0) ttlMs = ttlMs === undefined ? ttl : Math.min(ttlMs, ttl);
+    if (page.cacheScope === 'public' || page.cacheScope === 'private') cacheScope = page.cacheScope;
+  });
+  const listing = { tools, dropped, ttlMs: ttlMs ?? 0, cacheScope, receivedAt: performance.now() };
+  return { listing, headers };
+}
+
 export function isExpired(listing: ToolListing | undefined, now = performance.now()): boolean {
   return listing === undefined || now - listing.receivedAt >= listing.ttlMs;
 }

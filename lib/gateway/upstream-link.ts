@@ -1,6 +1,7 @@
 /**
- * What a mounted upstream's prompts and resources (mounted-prompts.ts, mounted-resources.ts) need
- * of its connection, and the one way they forward a request over it: refused with -32603 naming
+ * What a mounted upstream's tools, prompts and resources (mounted-tools.ts, forward-tool-call.ts,
+ * forwarded-tasks.ts, mounted-prompts.ts, mounted-resources.ts) need of its connection; and the one
+ * way prompts and resources forward a request over it: refused with -32603 naming
  * the upstream while it is down, the upstream's JSON-RPC error passed through with its code and
  * data, anything else (a timeout, a dropped connection) a -32603 that says what happened.
  */
