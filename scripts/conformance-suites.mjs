@@ -55,17 +55,7 @@ export const SUITES = { legacy: LEGACY_SUITE, modern: MODERN_SUITE };
  *
  * @type {Map<string, string>}
  */
-const GATEWAY_EXCEPTIONS = new Map([
-  [
-    'server-stateless: sep-2575-missing-capability-http-400',
-    // The -32021 itself passes through verbatim (sep-2575-server-rejects-undeclared-capability
-    // passes); only its HTTP status differs. The conformance server refuses within the request's
-    // first turn, so its transport still answers JSON with 400. The gateway learns of the refusal
-    // only when the upstream answers, after it has opened its SSE stream with 200 (it must: the
-    // call may send progress first), so the error can only travel in-band.
-    'the upstream refusal arrives after the gateway opened its SSE stream (HTTP 200); the -32021 itself is verbatim',
-  ],
-]);
+const GATEWAY_EXCEPTIONS = new Map([]);
 
 /** Why `scenario` (or one of its checks) is not counted through the gateway, or undefined. */
 export function gatewayException(target, scenario, checkId) {
