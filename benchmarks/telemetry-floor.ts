@@ -13,14 +13,8 @@
  * line measures weft reporting to the same SDK: the floor plus weft's own part.
  */
 import { metrics, trace } from '@opentelemetry/api';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { McpServer } from '../lib/index.js';
+import { registerInMemorySdk } from './servers/in-memory-sdk.js';
 
 const CALLS = Number(process.argv[2] ?? 200_000);
 
@@ -91,14 +85,7 @@ async function main(): Promise<void> {
   const call = await cpuPerCall(plain, CALLS);
   await plain.close();
 
-  const spans = new InMemorySpanExporter();
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(spans)] }));
-  const reader = new PeriodicExportingMetricReader({
-    exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
-    exportIntervalMillis: 1_000,
-  });
-  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
-  const dropExported = setInterval(() => spans.reset(), 1_000);
+  const stopSdk = registerInMemorySdk();
   const tracer = trace.getTracer('telemetry-floor');
   const histogram = metrics.getMeter('telemetry-floor').createHistogram('floor', { unit: 's' });
   // The attribute sets weft reports for an inline tools/call (request-telemetry.ts).
@@ -119,8 +106,7 @@ async function main(): Promise<void> {
   const traced = echoServer(true);
   const tracedCall = await cpuPerCall(traced, CALLS);
   await traced.close();
-  clearInterval(dropExported);
-  await reader.shutdown();
+  await stopSdk();
 
   const sdkPerInlineCall = span + 2 * record;
   const fmt = (us: number) => `${us.toFixed(2)} us`;

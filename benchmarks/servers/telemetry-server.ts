@@ -6,16 +6,9 @@
  * before the server is built, as an application would).
  */
 import { parseArgs } from 'node:util';
-import { metrics, trace } from '@opentelemetry/api';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-} from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { McpServer } from '../../lib/index.js';
 import { UNSUPPORTED_TRANSPORT_EXIT } from '../peers/peer-options.js';
+import { registerInMemorySdk } from './in-memory-sdk.js';
 import noopBlocking from './noop-blocking.js';
 
 const { values } = parseArgs({
@@ -38,17 +31,7 @@ if (setup !== 'off' && setup !== 'none' && setup !== 'sdk') {
   );
   process.exit(2);
 }
-if (setup === 'sdk') {
-  const spans = new InMemorySpanExporter();
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(spans)] }));
-  const reader = new PeriodicExportingMetricReader({
-    exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
-    exportIntervalMillis: 1_000,
-  });
-  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
-  // What was exported is dropped now and then, so memory stays bounded however long it runs.
-  setInterval(() => spans.reset(), 1_000).unref();
-}
+if (setup === 'sdk') registerInMemorySdk();
 
 await new McpServer({ name: 'weft-telemetry-bench', version: '0.1.0', telemetry: setup !== 'off' })
   .tool({

@@ -1,0 +1,30 @@
+/**
+ * The OpenTelemetry SDK the telemetry benchmarks register, as an application would: a tracer
+ * provider with a BatchSpanProcessor into memory and a meter provider with a periodic reader into
+ * memory. Exported spans are dropped every second, so memory stays bounded however long it runs.
+ */
+import { metrics, trace } from '@opentelemetry/api';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+} from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+
+/** Registers the SDK globally; the returned function stops its reader and its span dropping. */
+export function registerInMemorySdk(): () => Promise<void> {
+  const spans = new InMemorySpanExporter();
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(spans)] }));
+  const reader = new PeriodicExportingMetricReader({
+    exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE),
+    exportIntervalMillis: 1_000,
+  });
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+  const dropExported = setInterval(() => spans.reset(), 1_000);
+  dropExported.unref();
+  return async () => {
+    clearInterval(dropExported);
+    await reader.shutdown();
+  };
+}
