@@ -10,17 +10,19 @@
 import type { McpClient } from '../client/mcp-client.js';
 import type { PromptRegistry } from '../prompts/prompt-registry.js';
 import { EXACT_SEAL } from '../tools/exact-tool.js';
+import { PublishedEntries } from './published-entries.js';
 import { capabilityOf, forward, type UpstreamLink } from './upstream-link.js';
 
 export class MountedPrompts {
   readonly #link: UpstreamLink;
   readonly #registry: PromptRegistry;
   /** published name -> descriptor JSON */
-  readonly #published = new Map<string, string>();
+  readonly #published: PublishedEntries;
 
   constructor(link: UpstreamLink, registry: PromptRegistry) {
     this.#link = link;
     this.#registry = registry;
+    this.#published = new PublishedEntries((name) => registry.remove(name));
   }
 
   /** Hears the client's prompt list changes. */
@@ -49,9 +51,7 @@ export class MountedPrompts {
       seen.add(name);
       const descriptor = { ...prompt, name };
       const json = JSON.stringify(descriptor);
-      const known = this.#published.get(name);
-      if (known === json) continue;
-      if (known !== undefined) this.#registry.remove(name);
+      if (!this.#published.needsPublishing(name, json)) continue;
       try {
         this.#registry.addExact(EXACT_SEAL, {
           descriptor,
@@ -71,22 +71,16 @@ export class MountedPrompts {
               signal,
             ),
         });
-        this.#published.set(name, json);
+        this.#published.published(name, json);
       } catch (error) {
-        this.#published.delete(name);
         this.#link.logError(`weft gateway: ${(error as Error).message}`);
       }
     }
-    for (const name of [...this.#published.keys()]) {
-      if (seen.has(name)) continue;
-      this.#published.delete(name);
-      this.#registry.remove(name);
-    }
+    this.#published.keepOnly(seen);
   }
 
   /** Unmounts: the prompts leave the listing. */
   close(): void {
-    for (const name of this.#published.keys()) this.#registry.remove(name);
     this.#published.clear();
   }
 }

@@ -18,6 +18,7 @@ import type { ReadContext, ResourceContents } from '../resources/resource-defini
 import type { ResourceRegistry } from '../resources/resource-registry.js';
 import { EXACT_SEAL } from '../tools/exact-tool.js';
 import { withoutMeta } from './mounted-prompts.js';
+import { PublishedEntries } from './published-entries.js';
 import { ResourceUris } from './resource-uris.js';
 import { capabilityOf, forward, type UpstreamLink } from './upstream-link.js';
 
@@ -28,8 +29,8 @@ export class MountedResources {
   readonly #registry: ResourceRegistry;
   readonly #updated: (uri: string) => void;
   readonly #uris: ResourceUris;
-  /** published URI or template -> descriptor JSON */
-  readonly #published = new Map<string, string>();
+  /** Published URIs and templates. */
+  readonly #published: PublishedEntries;
   /** Upstream URIs some weft client subscribed to. */
   readonly #watched = new Set<string>();
   /** The upstream listen streams (modern) carrying those subscriptions, on the current connection. */
@@ -41,6 +42,7 @@ export class MountedResources {
     this.#registry = registry;
     this.#updated = updated;
     this.#uris = new ResourceUris(link.namespace);
+    this.#published = new PublishedEntries((key) => registry.remove(key));
   }
 
   /** Hears the client's resource list changes and updates. */
@@ -88,11 +90,7 @@ export class MountedResources {
     const seen = new Set<string>();
     for (const resource of resources) this.#publish(resource, 'uri', seen);
     for (const template of templates) this.#publish(template, 'uriTemplate', seen);
-    for (const key of [...this.#published.keys()]) {
-      if (seen.has(key)) continue;
-      this.#published.delete(key);
-      this.#registry.remove(key);
-    }
+    this.#published.keepOnly(seen);
   }
 
   #publish(listed: Listed, field: 'uri' | 'uriTemplate', seen: Set<string>): void {
@@ -108,9 +106,7 @@ export class MountedResources {
     seen.add(key);
     const descriptor = { ...listed, [field]: key };
     const json = JSON.stringify(descriptor);
-    const known = this.#published.get(key);
-    if (known === json) return;
-    if (known !== undefined) this.#registry.remove(key);
+    if (!this.#published.needsPublishing(key, json)) return;
     const source = {
       read: (uri: string, ctx: ReadContext) => this.#read(uri, ctx),
       watch: (uri: string) => this.#watch(uri),
@@ -131,9 +127,8 @@ export class MountedResources {
             ),
         });
       }
-      this.#published.set(key, json);
+      this.#published.published(key, json);
     } catch (error) {
-      this.#published.delete(key);
       this.#link.logError(`weft gateway: ${(error as Error).message}`);
     }
   }
@@ -177,7 +172,6 @@ export class MountedResources {
   /** Unmounts: the resources and templates leave the listing, the upstream streams end. */
   close(): void {
     this.disconnected();
-    for (const key of this.#published.keys()) this.#registry.remove(key);
     this.#published.clear();
   }
 }

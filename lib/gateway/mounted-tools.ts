@@ -10,6 +10,7 @@ import type { ExactAnswer, ExactCallRequest } from '../tools/exact-tool.js';
 import type { ToolDescriptor } from '../tools/registered-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { type MountTransforms, publishedName, publishMountedTool } from './mounted-transform.js';
+import { PublishedEntries } from './published-entries.js';
 import type { UpstreamLink } from './upstream-link.js';
 
 export type ToolCaller = (upstreamName: string, request: ExactCallRequest) => Promise<ExactAnswer>;
@@ -19,8 +20,7 @@ export class MountedTools {
   readonly #registry: ToolRegistry;
   readonly #transform: MountTransforms | undefined;
   readonly #call: ToolCaller;
-  /** published name -> [upstream name, descriptor JSON] */
-  readonly #published = new Map<string, { upstreamName: string; json: string }>();
+  readonly #published: PublishedEntries;
 
   constructor(
     link: UpstreamLink,
@@ -32,6 +32,7 @@ export class MountedTools {
     this.#registry = registry;
     this.#transform = transform;
     this.#call = call;
+    this.#published = new PublishedEntries((name) => registry.remove(name));
   }
 
   /** Hears the client's tool list changes. */
@@ -57,9 +58,7 @@ export class MountedTools {
       seen.add(name);
       const descriptor = { ...tool, name } as ToolDescriptor;
       const json = JSON.stringify(descriptor);
-      const known = this.#published.get(name);
-      if (known?.json === json) continue;
-      if (known) this.#registry.remove(name);
+      if (!this.#published.needsPublishing(name, json)) continue;
       try {
         publishMountedTool(
           this.#registry,
@@ -67,21 +66,16 @@ export class MountedTools {
           (request) => this.#call(tool.name, request),
           transform,
         );
-        this.#published.set(name, { upstreamName: tool.name, json });
+        this.#published.published(name, json);
       } catch (error) {
         this.#link.logError(`weft gateway: ${(error as Error).message}`);
       }
     }
-    for (const name of [...this.#published.keys()]) {
-      if (seen.has(name)) continue;
-      this.#published.delete(name);
-      this.#registry.remove(name);
-    }
+    this.#published.keepOnly(seen);
   }
 
   /** Unmounting: every published tool leaves the listing. */
   close(): void {
-    for (const name of this.#published.keys()) this.#registry.remove(name);
     this.#published.clear();
   }
 }
