@@ -1,7 +1,7 @@
 // server.test.ts: the landing page's test (README.md embeds this file): the server in memory, no socket.
 import assert from 'node:assert/strict';
 import { after, test } from 'node:test';
-import { connectInMemory } from 'weft/testing';
+import { connectInMemory } from 'weft-mcp/testing';
 import server from './server.js';
 
 after(() => server.close());

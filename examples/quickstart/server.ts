@@ -1,5 +1,5 @@
 // server.ts: the landing page's server (README.md embeds this file; test/docs/ runs it).
-import { McpServer } from 'weft';
+import { McpServer } from 'weft-mcp';
 import fib from './tools/fib.js';
 
 const server = new McpServer({ name: 'quickstart', version: '1.0.0', timeoutMs: 30_000 });

@@ -1,5 +1,5 @@
 // tools/fib.ts: one definition, imported by the server (name, schemas) and by the pool worker (handler).
-import { defineTool } from 'weft/tool';
+import { defineTool } from 'weft-mcp/tool';
 
 export default defineTool({
   name: 'fib',
