@@ -20,7 +20,7 @@ import type { ToolRegistry } from './tools/tool-registry.js';
 import type { ModernRouting } from './transports/modern-request-checks.js';
 import { StdioTransport } from './transports/stdio.js';
 import { type StreamableHttpOptions, StreamableHttpTransport } from './transports/streamable-http.js';
-import { WebSocketTransport } from './transports/websocket.js';
+import type { WebSocketTransport } from './transports/websocket.js';
 
 /** How each transport's peers are reached, for telemetry's `network.*` attributes. */
 const PIPE: NetworkFacts = { transport: 'pipe' };
@@ -101,6 +101,8 @@ export class ServerTransports {
     }
     if (options.ws) {
       const { port, host, ...rest } = options.ws;
+      // Loaded when a server listens on it: ws stays unloaded for a stdio or HTTP-only server.
+      const { WebSocketTransport } = await import('./transports/websocket.js');
       const transport = new WebSocketTransport(
         (sink, id, principal, peer) => sessions.open(sink, id, principal, WEBSOCKET, peer),
         { maxPayload: maxMessageBytes, logError, ...rest },

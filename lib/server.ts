@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import type { Principal } from './auth/principal.js';
 import type { CallerHolding } from './engine/fair-queue.js';
-import { MountedUpstream, type MountOptions } from './gateway/mounted-upstream.js';
+import type { MountedUpstream, MountOptions } from './gateway/mounted-upstream.js';
 import type { Upstream } from './gateway/upstream-target.js';
 import { handleProcessSignals } from './process-signals.js';
 import type { PromptDefinition } from './prompts/prompt-definition.js';
@@ -215,6 +215,8 @@ export class McpServer {
    */
   async mount(upstream: Upstream, options: MountOptions = {}): Promise<MountedUpstream> {
     const { tools, logError, prompts, resources, mounts } = this.#core;
+    // The gateway (and the client it uses) loads at the first mount, not with every server.
+    const { MountedUpstream } = await import('./gateway/mounted-upstream.js');
     const mounted = new MountedUpstream(upstream, options, tools, logError, {
       prompts,
       resources,

@@ -12,7 +12,15 @@
  * `error_description` a client sees; trouble reaching the key set is thrown (a server problem,
  * not the caller's).
  */
-import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+import type { createRemoteJWKSet, errors as JoseErrors, JWTPayload } from 'jose';
+
+/** jose is loaded at the first token checked: a server that never checks one does not load it. */
+type Jose = typeof import('jose');
+let jose: Promise<Jose> | undefined;
+const loadJose = (): Promise<Jose> => {
+  jose ??= import('jose');
+  return jose;
+};
 
 export const ASYMMETRIC_ALGORITHMS = [
   'RS256',
@@ -57,6 +65,7 @@ export class JwtAccessTokenVerifier {
 
   async verify(token: string, audience: string): Promise<TokenCheck> {
     const keys = await this.#keySet();
+    const { jwtVerify, errors } = await loadJose();
     let payload: JWTPayload;
     let typ: string | undefined;
     try {
@@ -70,7 +79,7 @@ export class JwtAccessTokenVerifier {
       payload = result.payload;
       typ = result.protectedHeader.typ;
     } catch (error) {
-      return { invalid: describeFailure(error, audience) };
+      return { invalid: describeFailure(errors, error, audience) };
     }
     if (typ !== undefined && !ACCESS_TOKEN_TYPES.has(typ.toLowerCase())) {
       return { invalid: `the token's typ is ${JSON.stringify(typ)}, not an access token (at+jwt)` };
@@ -81,7 +90,11 @@ export class JwtAccessTokenVerifier {
   #keySet(): Promise<ReturnType<typeof createRemoteJWKSet>> {
     this.#keys ??= this.#options
       .jwksUri()
-      .then((uri) => createRemoteJWKSet(new URL(uri), { cooldownDuration: this.#options.jwksCooldownMs }))
+      .then(async (uri) =>
+        (await loadJose()).createRemoteJWKSet(new URL(uri), {
+          cooldownDuration: this.#options.jwksCooldownMs,
+        }),
+      )
       .catch((error: unknown) => {
         this.#keys = undefined;
         throw error;
@@ -91,7 +104,7 @@ export class JwtAccessTokenVerifier {
 }
 
 /** What was wrong with the token, or a rethrow when the fault is reaching the keys. */
-function describeFailure(error: unknown, audience: string): string {
+function describeFailure(errors: typeof JoseErrors, error: unknown, audience: string): string {
   if (error instanceof errors.JWTExpired) return 'the token has expired';
   if (error instanceof errors.JWTClaimValidationFailed) {
     switch (error.claim) {

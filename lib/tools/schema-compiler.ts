@@ -8,6 +8,7 @@
  */
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
+import { plainSchema } from './plain-schema-shape.js';
 
 // ajv-formats is CommonJS; under NodeNext its default import is the module object on some setups.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ??
@@ -21,6 +22,9 @@ export class SchemaCompiler {
   constructor() {
     this.#ajv = new Ajv2020({
       strict: false,
+      // Checked in compile(): by hand when plainly valid, else against the meta-schema, so that
+      // the meta-schema is compiled only by servers whose schemas need it.
+      validateSchema: false,
       allErrors: false,
       validateFormats: true,
       // Arguments are validated exactly as sent: no coercion, no defaults written into them.
@@ -37,6 +41,9 @@ export class SchemaCompiler {
   compile(schema: object): Validator {
     let validate: ValidateFunction;
     try {
+      if (!plainSchema(schema) && !this.#ajv.validateSchema(schema)) {
+        throw new Error(`schema is invalid: ${this.#ajv.errorsText()}`);
+      }
       validate = this.#ajv.compile(schema);
     } catch (error) {
       throw new Error((error as Error).message);
