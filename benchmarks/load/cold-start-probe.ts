@@ -16,6 +16,11 @@ export interface ColdStart {
   initializeCpuMs: number | undefined;
   /** CPU ms (all threads) the process had used when the first call was answered. */
   firstCallCpuMs: number | undefined;
+  /**
+   * Modules loaded by the first call's answer (read then, not at initialize, so that stderr has
+   * caught up), when started with load/module-counter.js preloaded; 0 otherwise.
+   */
+  modules: number;
 }
 
 const INITIALIZE = {
@@ -46,6 +51,7 @@ export function coldStart(
       env,
     });
     let stderr = '';
+    let modules = 0;
     let partial = '';
     let initializeMs = 0;
     let initializeCpuMs: number | undefined;
@@ -65,6 +71,7 @@ export function coldStart(
     };
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
+      modules += chunk.split('#module ').length - 1;
       stderr = (stderr + chunk).slice(-4000);
     });
     child.stdin.on('error', () => {});
@@ -96,7 +103,7 @@ export function coldStart(
           const firstCallMs = performance.now() - started;
           const firstCallCpuMs = cpuMs();
           if (message.error) finish(new Error(`${tool} failed: ${message.error.message}`));
-          else finish(undefined, { initializeMs, firstCallMs, initializeCpuMs, firstCallCpuMs });
+          else finish(undefined, { initializeMs, firstCallMs, initializeCpuMs, firstCallCpuMs, modules });
         }
       }
     });

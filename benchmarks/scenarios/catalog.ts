@@ -2,6 +2,7 @@
 import { blockingThroughput } from './blocking-throughput.js';
 import { cheapThroughput } from './cheap-throughput.js';
 import { coTenants } from './co-tenants.js';
+import { coldStartScenario } from './cold-start.js';
 import { cpuThroughput } from './cpu-throughput.js';
 import { dispatchOverhead } from './dispatch-overhead.js';
 import { fleet } from './fleet.js';
@@ -30,4 +31,5 @@ export const SCENARIOS: readonly Scenario[] = [
   coTenants,
   middlewareCost,
   telemetryCost,
+  coldStartScenario,
 ];
