@@ -10,24 +10,36 @@
  *   weft dev ./src/my-server.ts [--http 3000]     (restarts on every change; lib/dev/)
  *   weft list | inspect <target>, weft call <target> <tool> key=value ...   (lib/client-commands/)
  */
+// First, for its side effect: the compile cache must be on before the other modules load.
+import './compile-cache.js';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CLIENT_USAGE, runClientCommand } from './client-commands/client-commands.js';
-import { DEV_USAGE, runDevCommand } from './dev/dev-command.js';
-import { runWorkerCommand, WORKER_USAGE } from './fleet/worker-command.js';
 import { McpServer } from './server.js';
 
-const USAGE = `usage: weft serve <module.js> (--stdio | --http PORT [--ws PORT]) [--host HOST] [--allowed-hosts LIST|any] [--allowed-origins LIST|any]\n       ${WORKER_USAGE}\n       ${DEV_USAGE}\n       ${CLIENT_USAGE}\n       weft --help | --version`;
+// The other commands load only when named: `weft serve --stdio`, spawned at every start of a
+// desktop client, loads neither the client, nor `weft dev`'s builder, nor the fleet.
+const workerCommand = () => import('./fleet/worker-command.js');
+const devCommand = () => import('./dev/dev-command.js');
+const clientCommands = () => import('./client-commands/client-commands.js');
+
+async function usage(): Promise<string> {
+  const [{ WORKER_USAGE }, { DEV_USAGE }, { CLIENT_USAGE }] = await Promise.all([
+    workerCommand(),
+    devCommand(),
+    clientCommands(),
+  ]);
+  return `usage: weft serve <module.js> (--stdio | --http PORT [--ws PORT]) [--host HOST] [--allowed-hosts LIST|any] [--allowed-origins LIST|any]\n       ${WORKER_USAGE}\n       ${DEV_USAGE}\n       ${CLIENT_USAGE}\n       weft --help | --version`;
+}
 
 async function main(argv: string[]): Promise<number> {
-  if (argv[0] === 'worker') return runWorkerCommand(argv.slice(1));
-  if (argv[0] === 'dev') return runDevCommand(argv.slice(1));
+  if (argv[0] === 'worker') return (await workerCommand()).runWorkerCommand(argv.slice(1));
+  if (argv[0] === 'dev') return (await devCommand()).runDevCommand(argv.slice(1));
   if (argv[0] === 'list' || argv[0] === 'call' || argv[0] === 'inspect') {
-    return runClientCommand(argv[0], argv.slice(1));
+    return (await clientCommands()).runClientCommand(argv[0], argv.slice(1));
   }
   if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${await usage()}\n`);
     return 0;
   }
   const { values, positionals } = parseArgs({
@@ -61,7 +73,7 @@ async function main(argv: string[]): Promise<number> {
     badPort ||
     !(values.stdio || http !== undefined || ws !== undefined)
   ) {
-    process.stderr.write(`${USAGE}\n`);
+    process.stderr.write(`${await usage()}\n`);
     return 2;
   }
   const module = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
@@ -90,8 +102,8 @@ main(process.argv.slice(2)).then(
   (code) => {
     if (code >= 0) process.exit(code);
   },
-  (error: unknown) => {
-    process.stderr.write(`weft: ${(error as Error)?.message ?? String(error)}\n${USAGE}\n`);
+  async (error: unknown) => {
+    process.stderr.write(`weft: ${(error as Error)?.message ?? String(error)}\n${await usage()}\n`);
     process.exit(2);
   },
 );
