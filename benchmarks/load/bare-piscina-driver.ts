@@ -9,8 +9,10 @@ import { BARE_PISCINA } from '../servers/server-catalog.js';
 import { serverNodeFlags } from '../servers/server-process.js';
 
 export interface BarePiscina {
-  /** Runs `concurrency` noop tasks in flight for `ms` and returns tasks per second. */
-  measure(concurrency: number, ms: number): Promise<number>;
+  /** The floor's process, for reading its CPU time. */
+  pid: number;
+  /** Runs `concurrency` noop tasks in flight for `ms`: tasks per second and tasks done. */
+  measure(concurrency: number, ms: number): Promise<{ rate: number; tasks: number }>;
   stop(): Promise<void>;
 }
 
@@ -42,11 +44,12 @@ export async function startBarePiscina(threads?: number): Promise<BarePiscina> {
     throw new Error(`the bare Piscina floor did not start in ${READY_TIMEOUT_MS} ms`);
   }
   return {
+    pid: child.pid!,
     async measure(concurrency, ms) {
       const answer = nextLine();
       child.stdin.write(`${concurrency} ${ms}\n`);
       const { tasks, seconds } = JSON.parse(await answer) as { tasks: number; seconds: number };
-      return seconds > 0 ? tasks / seconds : 0;
+      return { rate: seconds > 0 ? tasks / seconds : 0, tasks };
     },
     async stop() {
       process.off('exit', killOnExit);

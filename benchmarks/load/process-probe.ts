@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 
 let ticksPerSecond: number | undefined;
 
-function clockTicks(): number {
+export function clockTicks(): number {
   if (ticksPerSecond === undefined) {
     try {
       ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;

@@ -9,9 +9,14 @@
  * to Piscina at all. No server can beat it; the gap between it and a server is the server's cost.
  * Windows are interleaved (every server's first window, the floor's, then every second...), so the
  * shared machine's noise falls on all of them alike.
+ *
+ * Calls/s on two cores is bounded by the load generator as much as by the server (what the server
+ * saves, the generator takes), so beside it each window reports the server's CPU per call, read
+ * from /proc per thread: its main thread's µs per call and its other threads' (the pool) apart.
  */
 import { type BarePiscina, startBarePiscina } from '../load/bare-piscina-driver.js';
 import { closedLoop } from '../load/closed-loop.js';
+import { cpuBetween, readThreadCpu } from '../load/thread-cpu.js';
 import type { ServerId } from '../servers/server-catalog.js';
 import type { RunningServer } from '../servers/server-process.js';
 import { type Budget, medians, type Scenario, withServers } from './scenario.js';
@@ -47,6 +52,9 @@ interface Contender {
 
 interface Window {
   rate: number;
+  /** Server CPU µs per call on its main thread, and on all its other threads, when /proc says. */
+  mainUs?: number;
+  othersUs?: number;
   p50?: number;
   p99?: number;
   client?: number;
@@ -68,7 +76,9 @@ async function measureAll(
         label: server.spec.label,
         async measure(concurrency, ms) {
           const call = { tool: server.spec.blockingNoop!, args: {} };
+          const before = readThreadCpu(server.pid);
           const result = await closedLoop(server.client, call, concurrency, ms);
+          const after = readThreadCpu(server.pid);
           if (result.failed > 0)
             context.note(server.spec.id, 'stdio', `blocking-throughput: ${result.firstFailure}`);
           const latency = result.latency.summary();
@@ -77,6 +87,7 @@ async function measureAll(
             p50: latency.p50Ms,
             p99: latency.p99Ms,
             client: result.clientCpuPercent,
+            ...perCall(before, after, result.completed),
           };
         },
       }),
@@ -84,7 +95,11 @@ async function measureAll(
     {
       id: 'bare-piscina',
       label: 'bare Piscina',
-      measure: async (concurrency, ms) => ({ rate: await floor.measure(concurrency, ms) }),
+      async measure(concurrency, ms) {
+        const before = readThreadCpu(floor.pid);
+        const { rate, tasks } = await floor.measure(concurrency, ms);
+        return { rate, ...perCall(before, readThreadCpu(floor.pid), tasks) };
+      },
     },
   ];
   // Every path optimised (and every pool thread started) before anything is counted.
@@ -104,6 +119,17 @@ async function measureAll(
     }
     recordPoint(context, contenders, windows, concurrency);
   }
+}
+
+/** CPU µs per call between two reads of a process's threads. */
+function perCall(
+  before: ReturnType<typeof readThreadCpu>,
+  after: ReturnType<typeof readThreadCpu>,
+  calls: number,
+): { mainUs?: number; othersUs?: number } {
+  if (!before || !after || calls === 0) return {};
+  const { main, others } = cpuBetween(before, after);
+  return { mainUs: (main * 1e6) / calls, othersUs: (others * 1e6) / calls };
 }
 
 /**
@@ -129,6 +155,15 @@ function recordPoint(
       ...params,
       ...extra,
     });
+    if (own[0]?.mainUs !== undefined) {
+      const cpu = { ...params, note: 'server CPU from /proc, per call' };
+      const main = median(own.map((w) => w.mainUs!));
+      const others = median(own.map((w) => w.othersUs!));
+      const total = median(own.map((w) => w.mainUs! + w.othersUs!));
+      context.record(id, 'stdio', 'cpu_us_per_call', total, 'µs', cpu);
+      context.record(id, 'stdio', 'main_thread_us_per_call', main, 'µs', cpu);
+      context.record(id, 'stdio', 'other_threads_us_per_call', others, 'µs', cpu);
+    }
     if (own[0]?.p50 !== undefined) {
       context.record(id, 'stdio', 'call_p50', median(own.map((w) => w.p50!)), 'ms', params);
       context.record(id, 'stdio', 'call_p99', median(own.map((w) => w.p99!)), 'ms', params);
@@ -148,6 +183,15 @@ function recordPoint(
         ...params,
         note: "median of the rounds' ratios",
       });
+      if (own[0]?.mainUs !== undefined && peer[0]?.mainUs !== undefined) {
+        const cpuRatios = own.map(
+          (w, round) => (w.mainUs! + w.othersUs!) / (peer[round]!.mainUs! + peer[round]!.othersUs!),
+        );
+        context.record(id, 'stdio', 'cpu_per_call_over_sdk_piscina', median(cpuRatios), 'x', {
+          ...params,
+          note: "median of the rounds' ratios",
+        });
+      }
     }
   }
 }
