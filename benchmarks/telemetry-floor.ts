@@ -9,14 +9,17 @@
  * any instrumentation could reach: call / (call + what the SDK charges for it), before weft's own
  * part and before the garbage the spans leave for later.
  *
- * `node dist/benchmarks/telemetry-floor.js [calls]` (default 200000): about ten seconds. The last
- * line measures weft reporting to the same SDK: the floor plus weft's own part.
+ * `node dist/benchmarks/telemetry-floor.js [calls] [--json]` (default 200000): about ten seconds.
+ * The last lines measure weft reporting to the same SDK, sampling every trace and then 1% of them
+ * (ParentBased(TraceIdRatioBased(0.01)), metrics on): the floor plus weft's own part. `--json`
+ * prints the figures as one JSON line instead (the telemetry-cost scenario reads it).
  */
 import { metrics, trace } from '@opentelemetry/api';
 import { McpServer } from '../lib/index.js';
 import { registerInMemorySdk } from './servers/in-memory-sdk.js';
 
-const CALLS = Number(process.argv[2] ?? 200_000);
+const JSON_OUTPUT = process.argv.includes('--json');
+const CALLS = Number(process.argv.slice(2).find((arg) => arg !== '--json') ?? 200_000);
 
 /** CPU microseconds per run of `work`, after a warm-up (user + system, this process's threads). */
 function cpuPer(work: () => void, runs: number): number {
@@ -79,13 +82,19 @@ const echoServer = (telemetry: boolean) =>
     handler: ({ text }) => String(text),
   });
 
-async function main(): Promise<void> {
-  // The call first, before any provider exists: weft's own path, client included.
-  const plain = echoServer(false);
-  const call = await cpuPerCall(plain, CALLS);
-  await plain.close();
+/** The SDK's price for what weft asks of it per inline call, and weft's call reporting to it. */
+interface UnderSdk {
+  /** CPU µs of one span started and ended, and of one histogram record, in the SDK alone. */
+  span: number;
+  record: number;
+  /** What the SDK charges for what weft asks per inline call: 1 span + 2 records. */
+  floor: number;
+  /** CPU µs of one inline call of weft reporting to this SDK. */
+  traced: number;
+}
 
-  const stopSdk = registerInMemorySdk();
+async function underSdk(sampleRatio: number | undefined): Promise<UnderSdk> {
+  const stopSdk = registerInMemorySdk(sampleRatio === undefined ? {} : { sampleRatio });
   const tracer = trace.getTracer('telemetry-floor');
   const histogram = metrics.getMeter('telemetry-floor').createHistogram('floor', { unit: 's' });
   // The attribute sets weft reports for an inline tools/call (request-telemetry.ts).
@@ -103,24 +112,48 @@ async function main(): Promise<void> {
   );
   const record = cpuPer(() => histogram.record(0.001, measured), CALLS);
   // And weft itself reporting to that SDK: the floor plus weft's own part.
-  const traced = echoServer(true);
-  const tracedCall = await cpuPerCall(traced, CALLS);
-  await traced.close();
+  const server = echoServer(true);
+  const traced = await cpuPerCall(server, CALLS);
+  await server.close();
   await stopSdk();
+  return { span, record, floor: span + 2 * record, traced };
+}
 
-  const sdkPerInlineCall = span + 2 * record;
+async function main(): Promise<void> {
+  // The call first, before any provider exists: weft's own path, client included.
+  const plain = echoServer(false);
+  const call = await cpuPerCall(plain, CALLS);
+  await plain.close();
+  const always = await underSdk(undefined);
+  const sampled = await underSdk(0.01);
+  const own = (setup: UnderSdk) => setup.traced - call - setup.floor;
+  if (JSON_OUTPUT) {
+    process.stdout.write(
+      `${JSON.stringify({
+        callUs: call,
+        alwaysOn: { floorUs: always.floor, tracedUs: always.traced, ownUs: own(always) },
+        sampled1pct: { floorUs: sampled.floor, tracedUs: sampled.traced, ownUs: own(sampled) },
+      })}\n`,
+    );
+    return;
+  }
   const fmt = (us: number) => `${us.toFixed(2)} us`;
   console.log(`inline echo call (the server alone, in process, telemetry: false): ${fmt(call)} CPU`);
-  console.log(`SDK span start + end (6 attributes, batching processor): ${fmt(span)} CPU`);
-  console.log(`SDK histogram record (5 attributes): ${fmt(record)} CPU`);
+  console.log(`SDK span start + end (6 attributes, batching processor): ${fmt(always.span)} CPU`);
+  console.log(`SDK histogram record (5 attributes): ${fmt(always.record)} CPU`);
   console.log(
-    `SDK floor per inline call (1 span + 2 records): ${fmt(sdkPerInlineCall)}; best possible ratio ` +
-      `${(call / (call + sdkPerInlineCall)).toFixed(3)}x of telemetry: false`,
+    `SDK floor per inline call (1 span + 2 records): ${fmt(always.floor)}; best possible ratio ` +
+      `${(call / (call + always.floor)).toFixed(3)}x of telemetry: false`,
   );
-  console.log(
-    `inline echo call reporting to the SDK: ${fmt(tracedCall)} CPU, ${(call / tracedCall).toFixed(3)}x; ` +
-      `weft's own part beyond the floor ${fmt(tracedCall - call - sdkPerInlineCall)}`,
-  );
+  for (const [label, setup] of [
+    ['sampling every trace', always],
+    ['sampling 1% (ParentBased(TraceIdRatioBased(0.01)))', sampled],
+  ] as const) {
+    console.log(
+      `inline echo call reporting to the SDK, ${label}: ${fmt(setup.traced)} CPU, ` +
+        `${(call / setup.traced).toFixed(3)}x; SDK floor ${fmt(setup.floor)}, weft's own part beyond it ${fmt(own(setup))}`,
+    );
+  }
 }
 
 await main();

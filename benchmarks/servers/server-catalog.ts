@@ -20,7 +20,8 @@ export type ServerId =
   | 'bare-piscina'
   | 'weft-telemetry-off'
   | 'weft-telemetry-none'
-  | 'weft-telemetry-sdk';
+  | 'weft-telemetry-sdk'
+  | 'weft-telemetry-sampled';
 
 export interface ServerSpec {
   id: ServerId;
@@ -182,7 +183,11 @@ export function weftProtectedBy(issuer: string, audience: string): ServerSpec {
  * weft under each telemetry setup (servers/telemetry-server.ts), measured by telemetry-cost only:
  * `telemetry: false`, the API with no provider registered, and an SDK provider registered.
  */
-const telemetryServer = (id: ServerId, label: string, setup: 'off' | 'none' | 'sdk'): ServerSpec => ({
+const telemetryServer = (
+  id: ServerId,
+  label: string,
+  setup: 'off' | 'none' | 'sdk' | 'sdk-sampled',
+): ServerSpec => ({
   id,
   label,
   blockingNoop: 'noop_blocking',
@@ -197,6 +202,7 @@ export const TELEMETRY_SERVERS: readonly ServerSpec[] = [
   telemetryServer('weft-telemetry-off', 'telemetry: false', 'off'),
   telemetryServer('weft-telemetry-none', 'no provider', 'none'),
   telemetryServer('weft-telemetry-sdk', 'SDK provider', 'sdk'),
+  telemetryServer('weft-telemetry-sampled', 'SDK, 1% sampled', 'sdk-sampled'),
 ];
 
 export const REPORTED_SERVERS: readonly ServerSpec[] = [

@@ -3,7 +3,8 @@
  * `echo` and the blocking `noop_blocking`, under one of three telemetry setups named by
  * `--telemetry`: `none` (the API installed, no provider registered), `off` (`telemetry: false`) or
  * `sdk` (a tracer provider with a BatchSpanProcessor into memory and a meter provider, registered
- * before the server is built, as an application would).
+ * before the server is built, as an application would), or `sdk-sampled` (the same with the
+ * sampler operators at scale run: ParentBased(TraceIdRatioBased(0.01))).
  */
 import { parseArgs } from 'node:util';
 import { McpServer } from '../../lib/index.js';
@@ -25,13 +26,14 @@ if (!values.stdio) {
   process.exit(UNSUPPORTED_TRANSPORT_EXIT);
 }
 const setup = values.telemetry;
-if (setup !== 'off' && setup !== 'none' && setup !== 'sdk') {
+if (setup !== 'off' && setup !== 'none' && setup !== 'sdk' && setup !== 'sdk-sampled') {
   process.stderr.write(
-    `telemetry-server: --telemetry takes off, none or sdk (got ${JSON.stringify(setup)})\n`,
+    `telemetry-server: --telemetry takes off, none, sdk or sdk-sampled (got ${JSON.stringify(setup)})\n`,
   );
   process.exit(2);
 }
 if (setup === 'sdk') registerInMemorySdk();
+if (setup === 'sdk-sampled') registerInMemorySdk({ sampleRatio: 0.01 });
 
 await new McpServer({ name: 'weft-telemetry-bench', version: '0.1.0', telemetry: setup !== 'off' })
   .tool({
