@@ -38,18 +38,17 @@ function checkRatio(
   { server, label, ratio }: (typeof TARGETS)[number],
 ): TargetCheck {
   const target = `with ${label}: inline echo and blocking noop throughput >= ${ratio}x of telemetry: false (stdio, 16 in flight)`;
-    const found = TELEMETRY_CALLS.map(({ mode }) =>
-      measurements.find(
-        (m) =>
-          m.scenario === 'telemetry-cost' &&
-          m.server === server &&
-          m.metric === 'ratio_to_off' &&
-          m.params.mode === mode,
-      ),
-    );
-    if (found.some((m) => m === undefined))
-      return { target, measured: 'not measured in this run', met: undefined };
-    const measured = found.map((m) => `${m!.params.mode} ${formatNumber(m!.value)}x`).join(', ');
-    return { target, measured, met: found.every((m) => m!.value >= ratio) };
-  }
+  const found = TELEMETRY_CALLS.map(({ mode }) =>
+    measurements.find(
+      (m) =>
+        m.scenario === 'telemetry-cost' &&
+        m.server === server &&
+        m.metric === 'ratio_to_off' &&
+        m.params.mode === mode,
+    ),
+  );
+  if (found.some((m) => m === undefined))
+    return { target, measured: 'not measured in this run', met: undefined };
+  const measured = found.map((m) => `${m!.params.mode} ${formatNumber(m!.value)}x`).join(', ');
+  return { target, measured, met: found.every((m) => m!.value >= ratio) };
 }
