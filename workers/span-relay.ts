@@ -116,6 +116,11 @@ class RelayTracer implements Tracer {
     const active = context ?? otel.context.active();
     const collector = active.getValue(this.#key) as Collector | undefined;
     const parent = options.root ? undefined : otel.trace.getSpanContext(active);
+    // Under a trace the sampler dropped, a span is not recorded either: it carries its parent's
+    // context (the trace id a handler may log) and nothing is collected or sent back.
+    if (parent !== undefined && (parent.traceFlags & otel.TraceFlags.SAMPLED) === 0) {
+      return otel.trace.wrapSpanContext(parent);
+    }
     // A span made outside any call (a stray timer after the call ended) is not recorded.
     if (
       collector === undefined ||

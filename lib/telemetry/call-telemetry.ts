@@ -12,7 +12,7 @@
  *
  * Metrics for every call, inline ones too: queue wait, run time, calls in flight, outcomes.
  */
-import type { Attributes, Context, Span, Tracer } from '@opentelemetry/api';
+import type { Attributes, Context, Span, SpanContext, Tracer } from '@opentelemetry/api';
 import type {
   CallObserver,
   CallWatch,
@@ -35,6 +35,8 @@ import type { CallCounts, WeftMetrics } from './weft-metrics.js';
 export interface TraceHost {
   outcome?: OutcomeKind | undefined;
   readonly context: Context | undefined;
+  /** The request's span: when the sampler left it unrecorded, the call's own spans are skipped. */
+  readonly span?: Span | undefined;
 }
 
 function hostOf(request: unknown): TraceHost | undefined {
@@ -113,6 +115,8 @@ class Watch implements CallWatch {
   #queueSpan: Span | undefined;
   #runSpan: Span | undefined;
   #runContext: Context | undefined;
+  /** The request's span context when the sampler left it unrecorded (handed on instead of a run span's). */
+  #unrecorded: SpanContext | undefined;
   #settled = false;
 
   constructor(
@@ -146,6 +150,14 @@ class Watch implements CallWatch {
         otel.ROOT_CONTEXT,
       );
       this.#parent = otel.trace.setSpan(otel.ROOT_CONTEXT, this.#taskSpan);
+    } else if (this.#host?.span?.isRecording() === false) {
+      // The sampler dropped the request's trace: queue and run spans under it would be dropped
+      // too, so none is made. The handler still runs in the request's context (inline) or is
+      // handed it (pool thread, process), so it sees the trace id and its spans are dropped alike.
+      this.#tracer = undefined;
+      this.#unrecorded = this.#host.span.spanContext();
+      if (executor === 'inline') this.#runContext = requestContext;
+      return;
     } else {
       this.#parent = requestContext;
     }
@@ -184,7 +196,7 @@ class Watch implements CallWatch {
   }
 
   carrier(): TraceCarrier | undefined {
-    const context = this.#runSpan?.spanContext();
+    const context = this.#runSpan?.spanContext() ?? this.#unrecorded;
     return context === undefined ? undefined : carrierOf(context);
   }
 

@@ -108,32 +108,45 @@ export class RequestTelemetry implements RequestObserver {
     let context: Context | undefined;
     if (this.#tracer !== undefined) {
       const otel = this.#otel;
-      const attributes: Attributes = { ...shared, [ATTR.jsonrpcRequestId]: String(request.id) };
-      if (session.id !== undefined && typeof modernVersion !== 'string')
-        attributes[ATTR.mcpSessionId] = session.id;
-      // The socket the transport saw at its door (span only: a per-client value has no place in metrics).
-      const peer = session.peer;
-      if (peer !== undefined) {
-        attributes[ATTR.clientAddress] = peer.address;
-        attributes[ATTR.clientPort] = peer.port;
-      }
-      if (method.startsWith('resources/') && typeof params.uri === 'string')
-        attributes[ATTR.mcpResourceUri] = params.uri;
-      if (typeof params.requestState === 'string')
-        attributes[WEFT_ATTR.mrtrChain] = roundChain(method, params);
       const ambient = otel.context.active();
       const fromMeta = contextFromMeta(otel, otel.ROOT_CONTEXT, meta);
-      const options: SpanOptions = { kind: otel.SpanKind.SERVER, attributes };
+      // The span starts with the shared (frozen, reused) set, which is what a sampler sees; the
+      // request's own attributes are built only for a span the sampler chose to record.
+      const options: SpanOptions = { kind: otel.SpanKind.SERVER, attributes: shared };
       const ambientSpan = fromMeta === undefined ? undefined : otel.trace.getSpan(ambient);
       if (ambientSpan !== undefined && otel.isSpanContextValid(ambientSpan.spanContext())) {
         options.links = [{ context: ambientSpan.spanContext() }];
       }
       const parent = fromMeta ?? ambient;
       span = this.#tracer.startSpan(target === undefined ? method : `${method} ${target}`, options, parent);
+      if (span.isRecording()) span.setAttributes(ownAttributes(request, session, modernVersion));
       context = otel.trace.setSpan(parent, span);
     }
     return new Observation(this.#otel, request, sink, shared, span, context, this.#metrics);
   }
+}
+
+/** The span attributes of one request beyond the shared set: ids, its peer, what it names. */
+function ownAttributes(
+  request: JsonRpcRequest,
+  session: { id?: string | undefined; peer?: { address: string; port: number } | undefined },
+  modernVersion: unknown,
+): Attributes {
+  const params = request.params ?? {};
+  const method = request.method;
+  const attributes: Attributes = { [ATTR.jsonrpcRequestId]: String(request.id) };
+  if (session.id !== undefined && typeof modernVersion !== 'string')
+    attributes[ATTR.mcpSessionId] = session.id;
+  // The socket the transport saw at its door (span only: a per-client value has no place in metrics).
+  const peer = session.peer;
+  if (peer !== undefined) {
+    attributes[ATTR.clientAddress] = peer.address;
+    attributes[ATTR.clientPort] = peer.port;
+  }
+  if (method.startsWith('resources/') && typeof params.uri === 'string')
+    attributes[ATTR.mcpResourceUri] = params.uri;
+  if (typeof params.requestState === 'string') attributes[WEFT_ATTR.mrtrChain] = roundChain(method, params);
+  return attributes;
 }
 
 /**
