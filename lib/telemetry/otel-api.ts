@@ -29,6 +29,15 @@ export function otelApi(): OtelApi | undefined {
   return api ?? undefined;
 }
 
+/**
+ * Whether any copy of the API (major version 1) has registered anything in this process: the API
+ * keeps its registrations on a global keyed by major version, created at the first one. Without
+ * it no provider exists, and the API need not be loaded at all (44 modules at every start).
+ */
+export function apiRegistryExists(): boolean {
+  return (globalThis as Record<symbol, unknown>)[Symbol.for('opentelemetry.js.api.1')] !== undefined;
+}
+
 /** Whether the application registered a tracer provider (the API's own is a no-op proxy). */
 export function hasTracerProvider(otel: OtelApi): boolean {
   const provider = otel.trace.getTracerProvider();

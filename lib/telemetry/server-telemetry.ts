@@ -11,7 +11,7 @@ import type { Attributes } from '@opentelemetry/api';
 import type { Session } from '../router/session.js';
 import { isTerminal, type TaskRecord } from '../tasks/task-record.js';
 import { CallTelemetry } from './call-telemetry.js';
-import { hasMeterProvider, hasTracerProvider, otelApi } from './otel-api.js';
+import { apiRegistryExists, hasMeterProvider, hasTracerProvider, otelApi } from './otel-api.js';
 import { type NetworkFacts, RequestTelemetry } from './request-telemetry.js';
 import { ATTR, SCOPE_NAME, WEFT_ATTR } from './semconv.js';
 import { type GaugeSources, WeftMetrics } from './weft-metrics.js';
@@ -34,7 +34,7 @@ export class ServerTelemetry {
 
   /** The server's telemetry, or undefined when nothing would receive it. */
   static create(enabled: boolean, gauges: GaugeSources): ServerTelemetry | undefined {
-    if (!enabled) return undefined;
+    if (!enabled || !apiRegistryExists()) return undefined;
     const otel = otelApi();
     if (otel === undefined) return undefined;
     const tracing = hasTracerProvider(otel);

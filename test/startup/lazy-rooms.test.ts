@@ -1,9 +1,9 @@
 /**
  * A plain stdio server (the demo's tools and the blocking fixtures, no auth, no HTTP, no mounts)
- * must not load what it does not use: the gateway and the client it drives, ws, jose, the OpenTelemetry
- * SDK, the fleet and its Redis clients. Each of those is loaded at its first use instead, and every
- * module they bring would otherwise be read and compiled at every start of every desktop client's
- * server. The server runs as a real process with a module counter preloaded that names every
+ * must not load what it does not use: the gateway and the client it drives, ws, jose,
+ * OpenTelemetry (nothing registered a provider), the fleet and its Redis clients. Each is loaded at
+ * its first use instead; every module they bring would otherwise be read and compiled at every
+ * start of every desktop client's server. The server runs as a real process with a module counter preloaded that names every
  * module it loads, ES and CommonJS alike; it answers initialize and a blocking call before the
  * list is read.
  */
@@ -21,8 +21,8 @@ const LAZY_ROOMS: readonly [string, RegExp][] = [
   ['the client', /\/lib\/client\//],
   ['ws', /\/node_modules\/ws\//],
   ['jose', /\/node_modules\/jose\//],
-  // The API itself is how weft learns whether a provider is registered; no SDK part may load.
-  ['the OpenTelemetry SDK', /\/node_modules\/@opentelemetry\/(?!api\/)/],
+  // With nothing registered (no global registry of the API), not even the API is loaded.
+  ['OpenTelemetry', /\/node_modules\/@opentelemetry\//],
   ['the fleet', /\/lib\/fleet\//],
   ['bullmq', /\/node_modules\/bullmq\//],
   ['ioredis', /\/node_modules\/ioredis\//],
