@@ -16,6 +16,11 @@
  * with a single key (fairness off) that order is exactly first come, first served. A lane whose
  * tool is at its own `concurrency` is parked on the tool until one of its calls ends, so a decision
  * costs O(log lanes) and never scans the waiting calls.
+ *
+ * Keys come and go with callers (without auth, every modern HTTP request is a caller), so the key
+ * table is bounded: a key that neither runs nor waits is forgotten once it has been idle
+ * `idleKeyMs`, and when the table holds `maxKeys` the longest-idle keys go first to make room.
+ * Forgetting a key still in debt lets it come back at the virtual time, the cost of a bound.
  */
 
 /** Who a call is for: an opaque key (the router chooses it) and that key's weight (> 0). */
@@ -37,6 +42,19 @@ export interface CallerHolding {
   readonly waiting: number;
   /** Pool time its calls held, in ms, since the key was first seen (or last forgotten while idle). */
   readonly heldMs: number;
+}
+
+/** How long an idle key is remembered (ms): its debt, its lanes, its pool time averages. */
+export const DEFAULT_IDLE_KEY_MS = 60_000;
+/** The most keys remembered at once, idle or not (keys with calls are never dropped). */
+export const DEFAULT_MAX_KEYS = 4_096;
+
+export interface FairQueueOptions {
+  /** Share by tags (default true); false: first come, first served. */
+  fair?: boolean;
+  idleKeyMs?: number;
+  maxKeys?: number;
+  now?: () => number;
 }
 
 /** How much pool time a key's first call is expected to take, before anything was measured. */
@@ -207,6 +225,11 @@ class LaneHeap<W> {
  */
 export class FairQueue<W> {
   readonly #keys = new Map<string, KeyState>();
+  /** Keys with nothing running or waiting, by when they fell idle (a Map: oldest first). */
+  readonly #idle = new Map<string, number>();
+  readonly #idleKeyMs: number;
+  readonly #maxKeys: number;
+  readonly #now: () => number;
   readonly #threadHeap = new LaneHeap<W>();
   readonly #freeHeap = new LaneHeap<W>();
   /** Lanes parked on their tool (by the lane's tool id) while it is at its own concurrency. */
@@ -223,8 +246,16 @@ export class FairQueue<W> {
    */
   readonly #fair: boolean;
 
-  constructor(fair = true) {
-    this.#fair = fair;
+  constructor(options: FairQueueOptions = {}) {
+    this.#fair = options.fair ?? true;
+    this.#idleKeyMs = options.idleKeyMs ?? DEFAULT_IDLE_KEY_MS;
+    this.#maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** How many keys are remembered now (busy and idle), for `server.stats`. */
+  get keyCount(): number {
+    return this.#keys.size;
   }
 
   get size(): number {
@@ -235,6 +266,7 @@ export class FairQueue<W> {
   keyOf(caller: Caller): KeyState {
     let state = this.#keys.get(caller.key);
     if (!state) {
+      this.#forgetIdle();
       state = new KeyState(caller.key, caller.weight, this.#meanMs);
       this.#keys.set(caller.key, state);
     } else {
@@ -351,8 +383,23 @@ export class FairQueue<W> {
    * back does not wipe what it used.
    */
   forgetIfIdle(owner: KeyState): void {
-    if (owner.running === 0 && owner.waiting === 0 && owner.tag <= this.#virtualTime) {
-      this.#keys.delete(owner.key);
+    if (owner.running !== 0 || owner.waiting !== 0) return;
+    this.#idle.delete(owner.key);
+    if (owner.tag <= this.#virtualTime) this.#keys.delete(owner.key);
+    else this.#idle.set(owner.key, this.#now());
+  }
+
+  /**
+   * Before a new key is added: forgets the keys idle longer than `idleKeyMs`, then the longest idle
+   * while the table is full. A key in `#idle` that has calls again is only taken off that list.
+   */
+  #forgetIdle(): void {
+    const cutoff = this.#now() - this.#idleKeyMs;
+    for (const [key, since] of this.#idle) {
+      if (since > cutoff && this.#keys.size < this.#maxKeys) break;
+      this.#idle.delete(key);
+      const state = this.#keys.get(key);
+      if (state !== undefined && state.running === 0 && state.waiting === 0) this.#keys.delete(key);
     }
   }
 
