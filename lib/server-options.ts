@@ -5,9 +5,9 @@
 
 import type { Principal } from './auth/principal.js';
 import { readScopes } from './auth/scopes.js';
+import { type BoundsOptions, checkBoundsOptions } from './bounds-options.js';
 import { checkFleetOptions, type FleetOptions } from './engine/fleet-options.js';
 import { type CacheOptions, checkCacheOptions } from './router/cache-hints.js';
-import { type BoundsOptions, checkBoundsOptions } from './bounds-options.js';
 import { checkFairnessOptions, type FairnessOptions } from './router/caller-keys.js';
 import { checkTags } from './tag-filter.js';
 import { RedisTaskStore, redisOfTaskStore } from './tasks/redis-task-store.js';

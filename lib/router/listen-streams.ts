@@ -22,14 +22,14 @@
  */
 import { principalKey } from '../auth/principal.js';
 import { holdsScopes } from '../auth/scopes.js';
+import { DEFAULT_MAX_LISTENS, DEFAULT_MAX_LISTENS_PER_CONNECTION } from '../bounds-options.js';
 import type { Cancellation, CancelReason } from '../engine/cancellation.js';
 import { LISTEN_METHOD, META } from '../protocol/eras.js';
+import { ErrorCode } from '../protocol/error-codes.js';
 import { notification, type RequestId } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { type MethodContext, NO_RESPONSE } from './method-table.js';
 import type { Router } from './router.js';
-import { DEFAULT_MAX_LISTENS, DEFAULT_MAX_LISTENS_PER_CONNECTION } from '../bounds-options.js';
-import { ErrorCode } from '../protocol/error-codes.js';
 import type { MessageSink, Session } from './session.js';
 
 /** What a listen request may ask for (the schema's SubscriptionFilter). */
