@@ -56,7 +56,8 @@ describe('security: list_changed storms are coalesced', () => {
     const delay = monitorEventLoopDelay({ resolution: 10 });
     delay.enable();
     upstream.disableTag('bulk');
-    const listed = async () => ((await clients[0]!.request('tools/list')).result?.tools as unknown[]).length;
+    const listed = async () =>
+      ((await clients[0]!.request('tools/list')).result?.tools as unknown[] | undefined)?.length ?? -1;
     for (let tries = 0; (await listed()) !== 0 && tries < 200; tries++) await settle();
     await settle();
     delay.disable();
