@@ -100,10 +100,12 @@ class ListenStream {
     this.#schedule();
   }
 
-  offer(key: string): void {
+  /** `now`: the change was coalesced already (server-sessions.ts), so it goes out at once. */
+  offer(key: string, now = false): void {
     if (this.#closed) return;
     this.#pending.add(key);
-    this.#schedule();
+    if (now && this.#retry === undefined) this.#flush();
+    else this.#schedule();
   }
 
   #schedule(): void {
@@ -174,10 +176,10 @@ export class ListenStreams {
     router.method(LISTEN_METHOD, (ctx) => this.#listen(ctx));
   }
 
-  /** Tells the streams that asked for it that a list changed. */
+  /** Tells the streams that asked for it that a list changed (once per turn: server-sessions.ts). */
   listChanged(kind: ListChangedKind): void {
     const { flag, method } = LIST_CHANGED[kind];
-    for (const stream of this.#streams.keys()) if (stream.granted[flag] === true) stream.offer(method);
+    for (const stream of this.#streams.keys()) if (stream.granted[flag] === true) stream.offer(method, true);
   }
 
   /** Tells the streams subscribed to `uri` that the resource changed. */
