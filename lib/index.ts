@@ -54,8 +54,8 @@ export { type ListenOptions, McpServer, type McpServerOptions, type StdioListenO
 export type { TaskOptions } from './server-options.js';
 export { SkillRegistrationError } from './skills/skill-catalog.js';
 export { MemoryTaskStore } from './tasks/memory-task-store.js';
-export type { TaskLimits } from './tasks/task-limits.js';
 export { RedisTaskStore, type RedisTaskStoreOptions } from './tasks/redis-task-store.js';
+export type { TaskLimits } from './tasks/task-limits.js';
 export type { TaskChange, TaskRecord, TaskStatus } from './tasks/task-record.js';
 export type { TaskSignal, TaskStore } from './tasks/task-store.js';
 export {
