@@ -55,6 +55,7 @@ export type { TaskOptions } from './server-options.js';
 export { SkillRegistrationError } from './skills/skill-catalog.js';
 export { MemoryTaskStore } from './tasks/memory-task-store.js';
 export { RedisTaskStore, type RedisTaskStoreOptions } from './tasks/redis-task-store.js';
+export type { TaskLimits } from './tasks/task-limits.js';
 export type { TaskChange, TaskRecord, TaskStatus } from './tasks/task-record.js';
 export type { TaskSignal, TaskStore } from './tasks/task-store.js';
 export {

@@ -94,6 +94,8 @@ export function assembleServer(options: McpServerOptions, hooks: FacadeHooks): S
     fairness: options.fairness !== false,
     ...(options.limits?.perCaller ? { perCaller: options.limits.perCaller } : {}),
     ...sharedCountsOf(options),
+    ...(options.bounds?.callerIdleMs === undefined ? {} : { idleCallerMs: options.bounds.callerIdleMs }),
+    ...(options.bounds?.maxCallerKeys === undefined ? {} : { maxCallerKeys: options.bounds.maxCallerKeys }),
     ...(telemetry ? { observer: telemetry.calls } : {}),
     logError,
   });
@@ -123,6 +125,10 @@ export function assembleServer(options: McpServerOptions, hooks: FacadeHooks): S
     hasResource: (uri) => resources.has(uri),
     scopesOf: (uri) => resources.scopesOf(uri),
     watch: (uri) => resources.watch(uri),
+    ...(options.bounds?.maxListensPerConnection === undefined
+      ? {}
+      : { maxPerConnection: options.bounds.maxListensPerConnection }),
+    ...(options.bounds?.maxListens === undefined ? {} : { maxTotal: options.bounds.maxListens }),
   });
   listens.addTo(router);
   const sessions = new ServerSessions(router, listens, telemetry, logError);

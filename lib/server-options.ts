@@ -5,6 +5,7 @@
 
 import type { Principal } from './auth/principal.js';
 import { readScopes } from './auth/scopes.js';
+import { type BoundsOptions, checkBoundsOptions } from './bounds-options.js';
 import { checkFleetOptions, type FleetOptions } from './engine/fleet-options.js';
 import { type CacheOptions, checkCacheOptions } from './router/cache-hints.js';
 import { checkFairnessOptions, type FairnessOptions } from './router/caller-keys.js';
@@ -112,6 +113,11 @@ export interface McpServerOptions {
    */
   limits?: LimitsOption;
   /**
+   * Bounds on the tables that grow with callers: idle scheduler keys, listen streams per
+   * connection and per server (see docs/security.md for each default).
+   */
+  bounds?: BoundsOptions;
+  /**
    * OpenTelemetry traces and metrics (see docs/telemetry.md): on by default, reported to the
    * tracer and meter providers the application registered with `@opentelemetry/api` before it
    * built the server; without the API installed or a provider registered, nothing is done.
@@ -184,6 +190,7 @@ const SERVER_OPTION_KEYS = new Set([
   'listOutOfScope',
   'fairness',
   'limits',
+  'bounds',
   'telemetry',
 ]);
 const TASK_OPTION_KEYS = new Set(['store', 'ttlMs', 'pollIntervalMs']);
@@ -264,6 +271,7 @@ export function checkServerOptions(options: McpServerOptions): void {
     throw new TypeError('McpServer: listOutOfScope must be true or false');
   }
   checkFairnessOptions(options.fairness);
+  checkBoundsOptions(options.bounds);
   checkLimits(options.limits, 'McpServer: limits');
   checkTags(options.enabledTags, 'McpServer: enabledTags');
   checkTags(options.disabledTags, 'McpServer: disabledTags');

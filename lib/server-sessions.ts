@@ -3,6 +3,10 @@
  * to all clients (a list changed, a resource updated) is told through this set. It is kept apart
  * from the facade so that shutdown and the transports reach the sessions without reaching the rest
  * of the server.
+ *
+ * List changes are coalesced per turn of the event loop: a thousand tools toggled at once (a tag,
+ * a mounted upstream's new list) are one `list_changed` per kind to each session and listen stream,
+ * not a thousand, since each says only "fetch the list again".
  */
 
 import type { Principal } from './auth/principal.js';
@@ -22,6 +26,9 @@ export class ServerSessions {
   readonly #listens: ListenStreams;
   readonly #telemetry: ServerTelemetry | undefined;
   readonly #logError: (message: string) => void;
+  /** Kinds whose list changed this turn, told to everyone once the turn ends. */
+  readonly #changedKinds = new Set<ListChangedKind>();
+  #changeTold: NodeJS.Immediate | undefined;
 
   constructor(
     router: Router,
@@ -70,8 +77,20 @@ export class ServerSessions {
     return inFlight;
   }
 
-  /** A list changed: initialized legacy sessions hear it, and the listen streams that asked. */
+  /** A list changed: initialized legacy sessions hear it, and the listen streams that asked (once per turn). */
   listChanged(kind: ListChangedKind): void {
+    this.#changedKinds.add(kind);
+    this.#changeTold ??= setImmediate(() => this.#tellChanges());
+  }
+
+  #tellChanges(): void {
+    this.#changeTold = undefined;
+    const kinds = [...this.#changedKinds];
+    this.#changedKinds.clear();
+    for (const kind of kinds) this.#tellChanged(kind);
+  }
+
+  #tellChanged(kind: ListChangedKind): void {
     const message = notification(`notifications/${kind}/list_changed`);
     for (const session of this.#sessions) {
       if (session.initialized && !session.closed) session.sink.send(message);
@@ -88,6 +107,11 @@ export class ServerSessions {
     this.#listens.resourceUpdated(uri);
   }
 
+  /** Sessions open now, for `server.stats`. */
+  get size(): number {
+    return this.#sessions.size;
+  }
+
   /** Cancels every session's requests in flight (their answers say why). */
   cancelAll(reason: CancelReason): void {
     for (const session of this.#sessions) session.cancelAll(reason);
@@ -95,6 +119,9 @@ export class ServerSessions {
 
   /** Closes every session and forgets them all. */
   closeAll(): void {
+    if (this.#changeTold) clearImmediate(this.#changeTold);
+    this.#changeTold = undefined;
+    this.#changedKinds.clear();
     for (const session of this.#sessions) session.close();
     this.#sessions.clear();
   }

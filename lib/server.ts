@@ -268,7 +268,8 @@ export class McpServer {
   /**
    * Engine counters, for tests and diagnostics. `callers`: each caller key that holds or waits for a
    * slot now (or owes pool time), with its weight, the slots it holds (`running`), its calls
-   * waiting (`waiting`) and the pool time its calls held (`heldMs`).
+   * waiting (`waiting`) and the pool time its calls held (`heldMs`). `tables`: the sizes of the
+   * tables that grow with callers (each bounded: docs/security.md).
    */
   get stats(): {
     freeThreads: number;
@@ -277,8 +278,9 @@ export class McpServer {
     inFlight: number;
     tasks: number;
     callers: CallerHolding[];
+    tables: { callerKeys: number; callerCounters: number; sessions: number; listens: number };
   } {
-    const { engine, sessions, tasks } = this.#core;
+    const { engine, sessions, tasks, listens } = this.#core;
     return {
       freeThreads: engine.freeThreads,
       queued: engine.queued,
@@ -286,6 +288,7 @@ export class McpServer {
       inFlight: sessions.inFlight,
       tasks: tasks.runningCount,
       callers: engine.callers(),
+      tables: { ...engine.callerTables(), sessions: sessions.size, listens: listens.size },
     };
   }
 }

@@ -52,6 +52,10 @@ export interface AdmissionOptions {
   maxQueue: number;
   /** Share slots fairly between callers (default true); false: first come, first served. */
   fairness?: boolean;
+  /** Idle caller keys are forgotten after this long (ms; fair-queue.ts's default otherwise). */
+  idleKeyMs?: number;
+  /** The most caller keys remembered at once (fair-queue.ts's default otherwise). */
+  maxKeys?: number;
   /** Calls one caller may have waiting, server-wide (limits.perCaller.queued; absent: no own limit). */
   perCallerQueued?: number;
   /** The clock pool time is measured on, in ms (tests pass a fake one). */
@@ -74,7 +78,11 @@ export class Admission {
     this.#freeThreads = options.threads;
     this.#maxQueue = options.maxQueue;
     this.#fair = options.fairness ?? true;
-    this.#queue = new FairQueue<Waiter>(this.#fair);
+    this.#queue = new FairQueue<Waiter>({
+      fair: this.#fair,
+      ...(options.idleKeyMs === undefined ? {} : { idleKeyMs: options.idleKeyMs }),
+      ...(options.maxKeys === undefined ? {} : { maxKeys: options.maxKeys }),
+    });
     this.#perCallerQueued = options.perCallerQueued ?? Number.POSITIVE_INFINITY;
     this.#now = options.now ?? performance.now.bind(performance);
     this.#onHeld = options.onHeld;
@@ -91,6 +99,11 @@ export class Admission {
   /** Whether slots are shared fairly between callers (the `fairness` option). */
   get fair(): boolean {
     return this.#fair;
+  }
+
+  /** How many caller keys the fair queue remembers now. */
+  get keyCount(): number {
+    return this.#queue.keyCount;
   }
 
   /** What each caller key holds and waits for now. */

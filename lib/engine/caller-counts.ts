@@ -10,6 +10,11 @@
  *   charged when the call gives its slot back; a call is refused while the key is a minute ahead.
  *
  * An entry is all or nothing: every check passes and then every count moves, or nothing does.
+ *
+ * The tables here grow with callers, so they are bounded: an in-flight count goes when it falls to
+ * zero; a rate counter goes once its time has passed (it holds no debt then), swept every 1,024
+ * writes or every minute, and past `maxCounters` the oldest-written counters are dropped (their
+ * debt forgiven: the price of a bound when more callers than that are spending at once).
  */
 
 export type CountKind = 'callsInFlight' | 'callsPerMinute' | 'poolMsPerMinute';
@@ -35,16 +40,27 @@ export interface CallerCounts {
 }
 
 const MINUTE_MS = 60_000;
+/** The most rate counters kept at once in this process (the default of `maxCounters`). */
+export const DEFAULT_MAX_COUNTERS = 65_536;
 
 export class LocalCallerCounts implements CallerCounts {
   readonly #inFlight = new Map<string, number>();
   /** Theoretical arrival times (ms, on `now`) of the rate counters. */
   readonly #arrival = new Map<string, number>();
   readonly #now: () => number;
+  readonly #maxCounters: number;
   #writes = 0;
+  #sweptAt: number;
 
-  constructor(now: () => number = Date.now) {
+  constructor(now: () => number = Date.now, maxCounters = DEFAULT_MAX_COUNTERS) {
     this.#now = now;
+    this.#maxCounters = maxCounters;
+    this.#sweptAt = now();
+  }
+
+  /** How many counters are kept now (in-flight counts and rate counters), for `server.stats`. */
+  get size(): number {
+    return this.#inFlight.size + this.#arrival.size;
   }
 
   enter(checks: readonly CountCheck[]): EntryResult {
@@ -105,8 +121,12 @@ export class LocalCallerCounts implements CallerCounts {
 
   /** Sets a rate counter; now and then drops the counters whose time has passed (they hold no debt). */
   #setArrival(counter: string, arrival: number, now: number): void {
+    // Deleted first, so the Map's order is the order of last writes (the oldest first).
+    this.#arrival.delete(counter);
     this.#arrival.set(counter, arrival);
-    if (++this.#writes % 1024 !== 0) return;
+    if (this.#arrival.size > this.#maxCounters) this.#arrival.delete(this.#arrival.keys().next().value!);
+    if (++this.#writes % 1024 !== 0 && now - this.#sweptAt < MINUTE_MS) return;
+    this.#sweptAt = now;
     for (const [name, at] of this.#arrival) if (at <= now) this.#arrival.delete(name);
   }
 }

@@ -57,6 +57,10 @@ export interface EngineOptions {
   fairness?: boolean;
   /** What each caller may hold and spend, server-wide (tools add their own `limits`). */
   perCaller?: PerCallerLimits;
+  /** Idle caller keys are forgotten after this long, in ms (fair-queue.ts's default otherwise). */
+  idleCallerMs?: number;
+  /** The most caller keys the scheduler remembers at once (fair-queue.ts's default otherwise). */
+  maxCallerKeys?: number;
   /** A Redis: per-caller counts are shared there by every replica; absent: counted here. */
   sharedCounts?: { url: string; keyPrefix?: string };
   /** Told of each call's life (telemetry); absent: nobody is, at the cost of one branch per call. */
@@ -73,6 +77,7 @@ export class Engine {
   readonly #maxCallsInFlight: number;
   readonly #limits: CallerLimits;
   readonly #sharedCounts: SharedCallerCounts | undefined;
+  readonly #localCounts: LocalCallerCounts | undefined;
   readonly #observer: CallObserver | undefined;
   #callsInFlight = 0;
 
@@ -81,11 +86,14 @@ export class Engine {
       options.sharedCounts === undefined
         ? undefined
         : new SharedCallerCounts({ ...options.sharedCounts, logError: options.logError });
-    this.#limits = new CallerLimits(options.perCaller, this.#sharedCounts ?? new LocalCallerCounts());
+    this.#localCounts = this.#sharedCounts ? undefined : new LocalCallerCounts();
+    this.#limits = new CallerLimits(options.perCaller, this.#sharedCounts ?? this.#localCounts!);
     this.#admission = new Admission({
       threads: options.maxThreads,
       maxQueue: options.maxQueue,
       fairness: options.fairness ?? true,
+      ...(options.idleCallerMs === undefined ? {} : { idleKeyMs: options.idleCallerMs }),
+      ...(options.maxCallerKeys === undefined ? {} : { maxKeys: options.maxCallerKeys }),
       ...(options.perCaller?.queued === undefined ? {} : { perCallerQueued: options.perCaller.queued }),
       onHeld: (caller, tool, heldMs) => this.#limits.charge(caller, tool, heldMs),
     });
@@ -219,6 +227,11 @@ export class Engine {
   /** What each caller key holds (slots) and waits for now; fairness on or off. */
   callers(): CallerHolding[] {
     return this.#admission.holdings();
+  }
+
+  /** Sizes of the per-caller tables: scheduler keys, and counters kept here (0 when in Redis). */
+  callerTables(): { callerKeys: number; callerCounters: number } {
+    return { callerKeys: this.#admission.keyCount, callerCounters: this.#localCounts?.size ?? 0 };
   }
 
   /** Whether per-caller counts are shared through Redis now (undefined: not configured to be). */

@@ -16,7 +16,16 @@
  * with a single key (fairness off) that order is exactly first come, first served. A lane whose
  * tool is at its own `concurrency` is parked on the tool until one of its calls ends, so a decision
  * costs O(log lanes) and never scans the waiting calls.
+ *
+ * Keys come and go with callers (without auth, every modern HTTP request is a caller), so the key
+ * table is bounded: a key that neither runs nor waits is forgotten once it has been idle
+ * `idleKeyMs`, and when the table holds `maxKeys` the longest-idle keys go first to make room.
+ * Forgetting a key still in debt lets it come back at the virtual time, the cost of a bound.
  */
+
+import { KeyState, Lane, LaneHeap } from './fair-lanes.js';
+
+export { KeyState, Lane } from './fair-lanes.js';
 
 /** Who a call is for: an opaque key (the router chooses it) and that key's weight (> 0). */
 export interface Caller {
@@ -39,167 +48,23 @@ export interface CallerHolding {
   readonly heldMs: number;
 }
 
+/** How long an idle key is remembered (ms): its debt, its lanes, its pool time averages. */
+export const DEFAULT_IDLE_KEY_MS = 60_000;
+/** The most keys remembered at once, idle or not (keys with calls are never dropped). */
+export const DEFAULT_MAX_KEYS = 4_096;
+
+export interface FairQueueOptions {
+  /** Share by tags (default true); false: first come, first served. */
+  fair?: boolean;
+  idleKeyMs?: number;
+  maxKeys?: number;
+  now?: () => number;
+}
+
 /** How much pool time a key's first call is expected to take, before anything was measured. */
 const FIRST_ESTIMATE_MS = 10;
 /** Weight of the newest measurement in a key's moving average of pool time per call. */
 const EWMA_ALPHA = 0.2;
-
-export class KeyState {
-  readonly key: string;
-  weight: number;
-  /** Virtual finish time of its last granted call (see the module comment). */
-  tag = 0;
-  running = 0;
-  waiting = 0;
-  heldMs = 0;
-  /** Moving average of the pool time its calls held (ms). */
-  meanMs: number;
-  /** Its lanes by tool, for calls that need a thread and for those that do not; kept while it lives. */
-  readonly threadLanes = new Map<string, Lane<unknown>>();
-  readonly freeLanes = new Map<string, Lane<unknown>>();
-
-  constructor(key: string, weight: number, meanMs: number) {
-    this.key = key;
-    this.weight = weight;
-    this.meanMs = meanMs;
-  }
-}
-
-/** One key's waiting calls of one tool, first come, first served (a queue with a moving head). */
-export class Lane<W> {
-  readonly owner: KeyState;
-  readonly needsThread: boolean;
-  #items: W[] = [];
-  #seqs: number[] = [];
-  #head = 0;
-  /** Arrival number of the call at its head: orders lanes of equal tags first come, first served. */
-  headSeq = 0;
-  /** Where it sits in its heap; -1 when in none (empty, or parked on its tool). */
-  heapIndex = -1;
-  parked = false;
-
-  constructor(owner: KeyState, needsThread: boolean) {
-    this.owner = owner;
-    this.needsThread = needsThread;
-  }
-
-  get length(): number {
-    return this.#items.length - this.#head;
-  }
-
-  /** The call that starts next in this lane (the lane is not empty). */
-  get first(): W {
-    return this.#items[this.#head]!;
-  }
-
-  push(item: W, seq: number): void {
-    if (this.#items.length === this.#head) {
-      this.#items.length = 0;
-      this.#seqs.length = 0;
-      this.#head = 0;
-      this.headSeq = seq;
-    }
-    this.#items.push(item);
-    this.#seqs.push(seq);
-  }
-
-  shift(): W {
-    const item = this.#items[this.#head]!;
-    this.#items[this.#head] = undefined as W;
-    this.#head++;
-    // Taken calls are dropped in one go once they are half the array, so shifting stays O(1).
-    if (this.#head >= 64 && this.#head * 2 >= this.#items.length) {
-      this.#items = this.#items.slice(this.#head);
-      this.#seqs = this.#seqs.slice(this.#head);
-      this.#head = 0;
-    }
-    if (this.length > 0) this.headSeq = this.#seqs[this.#head]!;
-    return item;
-  }
-
-  /** Takes `item` out wherever it is (a withdrawn wait); false when it is not here. */
-  remove(item: W): boolean {
-    const index = this.#items.indexOf(item, this.#head);
-    if (index < 0) return false;
-    this.#items.splice(index, 1);
-    this.#seqs.splice(index, 1);
-    if (this.length > 0) this.headSeq = this.#seqs[this.#head]!;
-    return true;
-  }
-}
-
-/** A binary min-heap of lanes by (tag, head arrival), keeping each lane's index for removal. */
-class LaneHeap<W> {
-  readonly #lanes: Lane<W>[] = [];
-
-  get size(): number {
-    return this.#lanes.length;
-  }
-
-  peek(): Lane<W> | undefined {
-    return this.#lanes[0];
-  }
-
-  push(lane: Lane<W>): void {
-    lane.heapIndex = this.#lanes.length;
-    this.#lanes.push(lane);
-    this.#up(lane.heapIndex);
-  }
-
-  remove(lane: Lane<W>): void {
-    const index = lane.heapIndex;
-    if (index < 0) return;
-    lane.heapIndex = -1;
-    const last = this.#lanes.pop()!;
-    if (index === this.#lanes.length) return;
-    this.#lanes[index] = last;
-    last.heapIndex = index;
-    this.update(last);
-  }
-
-  /** Restores the order after `lane`'s tag or head changed. */
-  update(lane: Lane<W>): void {
-    if (lane.heapIndex < 0) return;
-    this.#up(lane.heapIndex);
-    this.#down(lane.heapIndex);
-  }
-
-  #less(a: Lane<W>, b: Lane<W>): boolean {
-    return a.owner.tag < b.owner.tag || (a.owner.tag === b.owner.tag && a.headSeq < b.headSeq);
-  }
-
-  #up(index: number): void {
-    const lanes = this.#lanes;
-    const lane = lanes[index]!;
-    while (index > 0) {
-      const parent = (index - 1) >> 1;
-      if (!this.#less(lane, lanes[parent]!)) break;
-      lanes[index] = lanes[parent]!;
-      lanes[index]!.heapIndex = index;
-      index = parent;
-    }
-    lanes[index] = lane;
-    lane.heapIndex = index;
-  }
-
-  #down(index: number): void {
-    const lanes = this.#lanes;
-    const lane = lanes[index]!;
-    const size = lanes.length;
-    for (;;) {
-      const left = 2 * index + 1;
-      if (left >= size) break;
-      const right = left + 1;
-      const child = right < size && this.#less(lanes[right]!, lanes[left]!) ? right : left;
-      if (!this.#less(lanes[child]!, lane)) break;
-      lanes[index] = lanes[child]!;
-      lanes[index]!.heapIndex = index;
-      index = child;
-    }
-    lanes[index] = lane;
-    lane.heapIndex = index;
-  }
-}
 
 /**
  * The waiting calls and the fair order among them. It knows nothing of slots: admission.ts asks it
@@ -207,6 +72,11 @@ class LaneHeap<W> {
  */
 export class FairQueue<W> {
   readonly #keys = new Map<string, KeyState>();
+  /** Keys with nothing running or waiting, by when they fell idle (a Map: oldest first). */
+  readonly #idle = new Map<string, number>();
+  readonly #idleKeyMs: number;
+  readonly #maxKeys: number;
+  readonly #now: () => number;
   readonly #threadHeap = new LaneHeap<W>();
   readonly #freeHeap = new LaneHeap<W>();
   /** Lanes parked on their tool (by the lane's tool id) while it is at its own concurrency. */
@@ -223,8 +93,16 @@ export class FairQueue<W> {
    */
   readonly #fair: boolean;
 
-  constructor(fair = true) {
-    this.#fair = fair;
+  constructor(options: FairQueueOptions = {}) {
+    this.#fair = options.fair ?? true;
+    this.#idleKeyMs = options.idleKeyMs ?? DEFAULT_IDLE_KEY_MS;
+    this.#maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** How many keys are remembered now (busy and idle), for `server.stats`. */
+  get keyCount(): number {
+    return this.#keys.size;
   }
 
   get size(): number {
@@ -235,6 +113,7 @@ export class FairQueue<W> {
   keyOf(caller: Caller): KeyState {
     let state = this.#keys.get(caller.key);
     if (!state) {
+      this.#forgetIdle();
       state = new KeyState(caller.key, caller.weight, this.#meanMs);
       this.#keys.set(caller.key, state);
     } else {
@@ -351,8 +230,23 @@ export class FairQueue<W> {
    * back does not wipe what it used.
    */
   forgetIfIdle(owner: KeyState): void {
-    if (owner.running === 0 && owner.waiting === 0 && owner.tag <= this.#virtualTime) {
-      this.#keys.delete(owner.key);
+    if (owner.running !== 0 || owner.waiting !== 0) return;
+    this.#idle.delete(owner.key);
+    if (owner.tag <= this.#virtualTime) this.#keys.delete(owner.key);
+    else this.#idle.set(owner.key, this.#now());
+  }
+
+  /**
+   * Before a new key is added: forgets the keys idle longer than `idleKeyMs`, then the longest idle
+   * while the table is full. A key in `#idle` that has calls again is only taken off that list.
+   */
+  #forgetIdle(): void {
+    const cutoff = this.#now() - this.#idleKeyMs;
+    for (const [key, since] of this.#idle) {
+      if (since > cutoff && this.#keys.size < this.#maxKeys) break;
+      this.#idle.delete(key);
+      const state = this.#keys.get(key);
+      if (state !== undefined && state.running === 0 && state.waiting === 0) this.#keys.delete(key);
     }
   }
 

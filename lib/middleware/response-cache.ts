@@ -10,6 +10,9 @@
  * declared capabilities (a listing may depend on them). Never cached: errors,
  * `input_required` answers and retries carrying `inputResponses` / `requestState`, and tasks.
  *
+ * Bounded: at most `maxEntries` results (the oldest go first), and expired ones are dropped as
+ * new ones are stored, not only when asked for again.
+ *
  * Within `ttlMs` a cached listing does not see a tool added or removed meanwhile, as a client
  * honouring the same hint would not: give lists a short `ttlMs` on a server whose lists change.
  */
@@ -56,8 +59,17 @@ export function responseCache(options: ResponseCacheOptions = {}): MiddlewareHoo
     }
     const value = await next();
     if (!cacheable(value)) return value;
-    entries.set(key, { value, expiresAt: now() + (ctx.cacheHint?.ttlMs ?? 0) });
+    const stored = now();
+    entries.delete(key);
+    entries.set(key, { value, expiresAt: stored + (ctx.cacheHint?.ttlMs ?? 0) });
     if (entries.size > maxEntries) entries.delete(entries.keys().next().value as string);
+    // Expired entries go too, not only when asked for again: a few of the oldest per store keeps
+    // a cache of many one-off keys (one per caller) from holding them until the cap pushes them out.
+    let looked = 0;
+    for (const [old, entry] of entries) {
+      if (++looked > 4 || entry.expiresAt > stored) break;
+      entries.delete(old);
+    }
     return value;
   };
   return { onList: cached, onReadResource: cached };

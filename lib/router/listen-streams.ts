@@ -14,18 +14,23 @@
  *   (a list_changed says "fetch again", so two unsent ones say no more than one). While the
  *   transport reports more than MAX_BACKLOG_BYTES unsent, they wait, coalesced, and are retried;
  *   a reader that never reads costs a few set entries, not a growing queue.
+ * - Counted: at most `maxPerConnection` streams on one session or connection and `maxTotal` on the
+ *   server (bounds-options.ts); one more is refused (-32013, `data.limit` names the bound), since
+ *   each holds its request in flight and is visited by every change.
  * - A stream belongs to the principal of its request: it hears only that principal's tasks, and is
  *   granted only the resource URIs that principal's scopes may read.
  */
 import { principalKey } from '../auth/principal.js';
 import { holdsScopes } from '../auth/scopes.js';
+import { DEFAULT_MAX_LISTENS, DEFAULT_MAX_LISTENS_PER_CONNECTION } from '../bounds-options.js';
 import type { Cancellation, CancelReason } from '../engine/cancellation.js';
 import { LISTEN_METHOD, META } from '../protocol/eras.js';
+import { ErrorCode } from '../protocol/error-codes.js';
 import { notification, type RequestId } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { type MethodContext, NO_RESPONSE } from './method-table.js';
 import type { Router } from './router.js';
-import type { MessageSink } from './session.js';
+import type { MessageSink, Session } from './session.js';
 
 /** What a listen request may ask for (the schema's SubscriptionFilter). */
 export interface SubscriptionFilter {
@@ -60,6 +65,10 @@ export interface ListenStreamOptions {
   scopesOf?: (uri: string) => readonly string[] | undefined;
   /** A stream was granted `uri`: a mounted resource subscribes upstream (resource-registry.ts watch). */
   watch?: (uri: string) => void;
+  /** Streams open at once on one session or connection (default 64). */
+  maxPerConnection?: number;
+  /** Streams open at once on the server (default 10,000). */
+  maxTotal?: number;
 }
 
 /** Filter keys that name lists of strings. */
@@ -91,10 +100,12 @@ class ListenStream {
     this.#schedule();
   }
 
-  offer(key: string): void {
+  /** `now`: the change was coalesced already (server-sessions.ts), so it goes out at once. */
+  offer(key: string, now = false): void {
     if (this.#closed) return;
     this.#pending.add(key);
-    this.#schedule();
+    if (now && this.#retry === undefined) this.#flush();
+    else this.#schedule();
   }
 
   #schedule(): void {
@@ -145,19 +156,30 @@ export class ListenStreams {
   /** Each open stream, with the cancellation of its listen request (which ends it). */
   readonly #streams = new Map<ListenStream, Cancellation>();
   readonly #options: ListenStreamOptions;
+  /** Streams open on each session (a session's entry goes with its last stream). */
+  readonly #perSession = new Map<Session, number>();
+  readonly #maxPerConnection: number;
+  readonly #maxTotal: number;
 
   constructor(options: ListenStreamOptions) {
     this.#options = options;
+    this.#maxPerConnection = options.maxPerConnection ?? DEFAULT_MAX_LISTENS_PER_CONNECTION;
+    this.#maxTotal = options.maxTotal ?? DEFAULT_MAX_LISTENS;
+  }
+
+  /** Streams open now, for `server.stats`. */
+  get size(): number {
+    return this.#streams.size;
   }
 
   addTo(router: Router): void {
     router.method(LISTEN_METHOD, (ctx) => this.#listen(ctx));
   }
 
-  /** Tells the streams that asked for it that a list changed. */
+  /** Tells the streams that asked for it that a list changed (once per turn: server-sessions.ts). */
   listChanged(kind: ListChangedKind): void {
     const { flag, method } = LIST_CHANGED[kind];
-    for (const stream of this.#streams.keys()) if (stream.granted[flag] === true) stream.offer(method);
+    for (const stream of this.#streams.keys()) if (stream.granted[flag] === true) stream.offer(method, true);
   }
 
   /** Tells the streams subscribed to `uri` that the resource changed. */
@@ -183,6 +205,7 @@ export class ListenStreams {
     const granted = this.#grant(readFilter(params.notifications), scope.principal);
     // A connection already gone could never end the stream (its close has run): nothing to open.
     if (session.closed) return NO_RESPONSE;
+    this.#checkRoom(session);
     const stream = new ListenStream(
       request.id,
       granted,
@@ -199,10 +222,14 @@ export class ListenStreams {
       }),
     );
     this.#streams.set(stream, cancellation);
+    this.#perSession.set(session, (this.#perSession.get(session) ?? 0) + 1);
     for (const uri of stream.uris) this.#options.watch?.(uri);
     return new Promise<unknown>((resolve) => {
       cancellation.onCancel((reason: CancelReason) => {
         this.#streams.delete(stream);
+        const left = (this.#perSession.get(session) ?? 1) - 1;
+        if (left <= 0) this.#perSession.delete(session);
+        else this.#perSession.set(session, left);
         stream.close();
         session.end(request.id);
         // The client that cancelled (or is gone) expects nothing; the server ending the stream
@@ -210,6 +237,25 @@ export class ListenStreams {
         resolve(reason === 'cancelled' ? NO_RESPONSE : { _meta: { [META.subscriptionId]: request.id } });
       });
     });
+  }
+
+  /** Refuses one stream more than the session's or the server's bound allows. */
+  #checkRoom(session: Session): void {
+    const mine = this.#perSession.get(session) ?? 0;
+    if (mine >= this.#maxPerConnection) {
+      throw new ProtocolError(
+        ErrorCode.LimitExceeded,
+        `Limit exceeded: bounds.maxListensPerConnection allows ${this.#maxPerConnection} listen streams on one connection; end one (notifications/cancelled) before opening another`,
+        { limit: 'maxListensPerConnection', scope: 'connection', max: this.#maxPerConnection },
+      );
+    }
+    if (this.#streams.size >= this.#maxTotal) {
+      throw new ProtocolError(
+        ErrorCode.LimitExceeded,
+        `Limit exceeded: bounds.maxListens allows ${this.#maxTotal} listen streams on this server; retry later`,
+        { limit: 'maxListens', scope: 'server', max: this.#maxTotal, retryAfterMs: 1_000 },
+      );
+    }
   }
 
   /** The subset of `asked` this server can honour now, for this principal. */

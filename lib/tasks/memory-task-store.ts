@@ -5,7 +5,14 @@
  *
  * Expiry is checked on every read and swept once a minute (an unref'd timer, so it never keeps a
  * process alive), so an expired task is gone whether or not anyone asks for it.
+ *
+ * Bounded per caller and in total, in records and bytes (`limits`, task-limits.ts): the oldest
+ * finished records make room, and a task that would need a running one's room is refused at
+ * creation.
  */
+
+import { TaskLedger } from './task-ledger.js';
+import { recordBytes, type TaskLimits, taskCallerOf, taskLimitError, taskLimitsOf } from './task-limits.js';
 import type { TaskChange, TaskRecord } from './task-record.js';
 import { isTerminal } from './task-record.js';
 import type { TaskSignal, TaskStore } from './task-store.js';
@@ -16,14 +23,29 @@ export class MemoryTaskStore implements TaskStore {
   readonly #records = new Map<string, TaskRecord>();
   readonly #listeners = new Set<(signal: TaskSignal) => void>();
   readonly #now: () => number;
+  readonly #ledger: TaskLedger;
+  readonly #drop = (taskId: string) => this.#delete(taskId);
   #sweeper: NodeJS.Timeout | undefined;
 
-  constructor(options: { now?: () => number } = {}) {
+  /** `limits`: how many tasks and bytes a caller and the store keep (defaults in task-limits.ts). */
+  constructor(options: { now?: () => number; limits?: TaskLimits } = {}) {
     this.#now = options.now ?? Date.now;
+    this.#ledger = new TaskLedger(taskLimitsOf(options.limits, 'MemoryTaskStore: limits'));
+  }
+
+  /** Records and bytes kept now, and how many callers own them. */
+  get totals(): { count: number; bytes: number; callers: number } {
+    return this.#ledger.totals;
   }
 
   async create(record: TaskRecord): Promise<void> {
     if (this.#records.has(record.taskId)) throw new Error(`Task ${record.taskId} already exists`);
+    const caller = taskCallerOf(record);
+    const bytes = recordBytes(record);
+    const refused = this.#ledger.admit(caller, bytes, this.#now(), this.#drop);
+    if (refused) throw taskLimitError(refused.limit, refused.max, refused.retryAfterMs);
+    const expiresAt = record.ttlMs === null ? Number.POSITIVE_INFINITY : record.createdAt + record.ttlMs;
+    this.#ledger.add(record.taskId, caller, bytes, expiresAt);
     this.#records.set(record.taskId, structuredClone(record));
     this.#sweeper ??= setInterval(() => this.#sweep(), SWEEP_EVERY_MS).unref();
   }
@@ -41,6 +63,7 @@ export class MemoryTaskStore implements TaskStore {
       else (record as unknown as Record<string, unknown>)[key] = structuredClone(value);
     }
     record.lastUpdatedAt = Math.max(this.#now(), record.lastUpdatedAt);
+    this.#ledger.resize(taskId, recordBytes(record), isTerminal(record.status), this.#drop);
     return structuredClone(record);
   }
 
@@ -80,10 +103,15 @@ export class MemoryTaskStore implements TaskStore {
     const record = this.#records.get(taskId);
     if (record === undefined) return undefined;
     if (record.ttlMs !== null && this.#now() >= record.createdAt + record.ttlMs) {
-      this.#records.delete(taskId);
+      this.#delete(taskId);
       return undefined;
     }
     return record;
+  }
+
+  #delete(taskId: string): void {
+    this.#records.delete(taskId);
+    this.#ledger.remove(taskId);
   }
 
   #sweep(): void {

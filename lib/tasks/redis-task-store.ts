@@ -16,11 +16,14 @@
  * - tasks/list: one sorted set per owner (members scored 0, read in lexicographic order), cleaned
  *   of expired ids as they are met.
  */
+
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { loadIoredis } from '../optional-peers.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { checkRedisUrl, redactedUrl } from '../redis-url.js';
+import { admissionKeys, CREATE_TASK } from './redis-task-admission.js';
+import { type TaskLimits, taskCallerOf, taskLimitError, taskLimitsOf } from './task-limits.js';
 import type { TaskChange, TaskRecord } from './task-record.js';
 import { isTerminal } from './task-record.js';
 import type { TaskSignal, TaskStore } from './task-store.js';
@@ -35,6 +38,11 @@ export interface RedisTaskStoreOptions {
    * running a task dies, the task is failed about this long later.
    */
   leaseMs?: number;
+  /**
+   * Tasks kept per caller and in all, across every replica (`maxPerCaller` default 1,000,
+   * `maxTasks` default 10,000; task-limits.ts). Byte limits apply to the memory store only.
+   */
+  limits?: Pick<TaskLimits, 'maxPerCaller' | 'maxTasks'>;
 }
 
 /** Writes `ARGV[2]` under KEYS[1] (keeping its TTL) only if it still holds `ARGV[1]`. */
@@ -66,6 +74,8 @@ export class RedisTaskStore implements TaskStore {
   #subscribed: Promise<unknown> | undefined;
   readonly #prefix: string;
   readonly #leaseMs: number;
+  readonly #maxPerCaller: number;
+  readonly #maxTasks: number;
   readonly #replica = randomUUID();
   readonly #held = new Set<string>();
   readonly #listeners = new Set<(signal: TaskSignal) => void>();
@@ -102,20 +112,47 @@ export class RedisTaskStore implements TaskStore {
       this.#lastError = error;
     });
     this.#redis.defineCommand('weftCompareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET });
+    this.#redis.defineCommand('weftCreateTask', { numberOfKeys: 6, lua: CREATE_TASK });
+    const limits = taskLimitsOf(options.limits, 'RedisTaskStore: limits');
+    this.#maxPerCaller = limits.maxPerCaller;
+    this.#maxTasks = limits.maxTasks;
     this.#timers.push(setInterval(() => this.#renew(), Math.floor(leaseMs / 3)).unref());
   }
 
   async create(record: TaskRecord): Promise<void> {
-    const multi = this.#redis.multi();
-    const json = JSON.stringify(record);
-    if (record.ttlMs === null) multi.set(this.#taskKey(record.taskId), json, 'NX');
-    else {
-      const left = Math.max(1, record.createdAt + record.ttlMs - Date.now());
-      multi.set(this.#taskKey(record.taskId), json, 'PX', left, 'NX');
-    }
-    if (record.owner !== undefined) multi.zadd(this.#ownerKey(record.owner), 0, record.taskId);
-    const replies = await multi.exec();
-    if (replies?.[0]?.[1] !== 'OK') throw new Error(`Task ${record.taskId} already exists`);
+    const caller = taskCallerOf(record);
+    const keys = admissionKeys(this.#prefix, caller);
+    const now = Date.now();
+    const px = record.ttlMs === null ? 0 : Math.max(1, record.createdAt + record.ttlMs - now);
+    const [outcome, expiresAt] = await (
+      this.#redis as unknown as { weftCreateTask(...args: (string | number)[]): Promise<[string, string]> }
+    ).weftCreateTask(
+      this.#taskKey(record.taskId),
+      keys.caller,
+      keys.all,
+      keys.callerDone,
+      keys.allDone,
+      this.#ownerKey(record.owner ?? ''),
+      JSON.stringify(record),
+      px,
+      now,
+      px === 0 ? 'inf' : now + px,
+      this.#maxPerCaller,
+      this.#maxTasks,
+      record.taskId,
+      caller,
+      this.#prefix,
+      record.owner === undefined ? '0' : '1',
+    );
+    if (outcome === 'ok') return;
+    if (outcome === 'exists') throw new Error(`Task ${record.taskId} already exists`);
+    const limit = outcome as 'maxPerCaller' | 'maxTasks';
+    const due = Number(expiresAt);
+    throw taskLimitError(
+      limit,
+      limit === 'maxTasks' ? this.#maxTasks : this.#maxPerCaller,
+      Number.isFinite(due) ? due - now : 1_000,
+    );
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
@@ -141,7 +178,10 @@ export class RedisTaskStore implements TaskStore {
           weftCompareAndSet(key: string, old: string, next: string): Promise<number>;
         }
       ).weftCompareAndSet(key, raw, next);
-      if (written === 1) return record;
+      if (written === 1) {
+        if (isTerminal(record.status)) await this.#finished(record);
+        return record;
+      }
     }
     throw new Error(`Task ${taskId}: ${MAX_UPDATE_TRIES} concurrent updates in a row; giving up on this one`);
   }
@@ -307,6 +347,21 @@ export class RedisTaskStore implements TaskStore {
     this.#held.delete(taskId);
     await this.#redis.del(this.#leaseKey(taskId));
     return false;
+  }
+
+  /** A finished record becomes evictable, oldest finished first (redis-task-admission.ts). */
+  async #finished(record: TaskRecord): Promise<void> {
+    const caller = taskCallerOf(record);
+    const keys = admissionKeys(this.#prefix, caller);
+    const at = Date.now();
+    await this.#redis
+      .multi()
+      .zadd(keys.callerDone, at, record.taskId)
+      .zadd(keys.allDone, at, `${record.taskId} ${caller}`)
+      // Entries of records that expired on their own are never popped: only the newest are kept.
+      .zremrangebyrank(keys.callerDone, 0, -this.#maxPerCaller - 1)
+      .zremrangebyrank(keys.allDone, 0, -this.#maxTasks - 1)
+      .exec();
   }
 
   #taskKey(taskId: string): string {

@@ -12,7 +12,9 @@
  *   that made no request after its initialize is *unused*: it expires after `unusedSessionMs`
  *   (seconds, not the idle timeout), and when `maxSessions` is reached the least recently created
  *   unused one is evicted to make room, so a flood of bare initializes cannot keep real clients out.
- *   Only a table full of sessions in use refuses (503).
+ *   Only a table full of sessions in use refuses (503). One caller (principal, else peer address)
+ *   holds at most `maxSessionsPerCaller`: its least recently used idle one is ended to make room,
+ *   and when all of them are busy its initialize is refused (429; caller-sessions.ts).
  * - A POST whose principal lacks the scopes of what it calls gets 403 (scope-gate.ts), unrun.
  * - Replay events are bounded per session and across all sessions (`maxEventBytes`, oldest first);
  *   an SSE reader more than `maxStreamBacklogBytes` behind has its stream cut (its calls go on, per
@@ -29,6 +31,7 @@ import { type Principal, samePrincipal } from '../auth/principal.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { classify, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import { isSupportedVersion, LEGACY_VERSIONS } from '../protocol/versions.js';
+import { CallerSessions, sessionCallerOf } from './caller-sessions.js';
 import { type Connect, peerOf } from './connection.js';
 import { ReplayBudget } from './event-store.js';
 import { acceptOf, header, reply, sendJson } from './http-replies.js';
@@ -42,6 +45,7 @@ export interface LegacyHttpOptions {
   maxEventsPerSession: number;
   maxEventBytesPerSession: number;
   maxSessions: number;
+  maxSessionsPerCaller: number;
   retryMs: number;
   keepAliveMs: number;
   pollAfterMs: ((request: JsonRpcRequest) => number | undefined) | undefined;
@@ -66,6 +70,7 @@ export class LegacyHttpSessions {
   /** Sessions that made no request since initialize, oldest first (Map keeps insertion order). */
   readonly #unused = new Map<string, HttpSession>();
   readonly #budget: ReplayBudget;
+  readonly #perCaller: CallerSessions;
   readonly #sweeper: NodeJS.Timeout;
 
   constructor(connect: Connect, scopes: ScopeGate, options: LegacyHttpOptions) {
@@ -73,6 +78,7 @@ export class LegacyHttpSessions {
     this.#scopes = scopes;
     this.#options = options;
     this.#budget = new ReplayBudget(options.maxEventBytes);
+    this.#perCaller = new CallerSessions(options.maxSessionsPerCaller);
     const sweepEvery = Math.max(10, Math.min(options.sessionIdleMs / 2, options.unusedSessionMs / 2, 30_000));
     this.#sweeper = setInterval(() => this.#expireIdle(), sweepEvery);
     this.#sweeper.unref();
@@ -88,6 +94,7 @@ export class LegacyHttpSessions {
     for (const session of this.#sessions.values()) session.close();
     this.#sessions.clear();
     this.#unused.clear();
+    this.#perCaller.clear();
   }
 
   /** Serves one POST whose body (already read and parsed) belongs to the legacy era. */
@@ -122,6 +129,17 @@ export class LegacyHttpSessions {
           'initialize must be sent alone, not in a batch',
         );
       }
+      const caller = sessionCallerOf(principal, request.socket.remoteAddress);
+      const held = this.#perCaller.makeRoom(caller, (old) => this.#end(old));
+      if (held !== undefined) {
+        return reply(
+          response,
+          429,
+          ErrorCode.LimitExceeded,
+          `Too many sessions for this caller: it holds ${held} (maxSessionsPerCaller), all busy; end one (DELETE) or retry later`,
+          { 'retry-after': '1' },
+        );
+      }
       if (this.#sessions.size >= this.#options.maxSessions) this.#evictOneUnused();
       if (this.#sessions.size >= this.#options.maxSessions) {
         return reply(
@@ -145,6 +163,7 @@ export class LegacyHttpSessions {
       );
       this.#sessions.set(session.id, session);
       this.#unused.set(session.id, session);
+      this.#perCaller.add(caller, session);
     } else {
       session = this.#sessionOf(request, response, principal);
       if (!session) return;
@@ -154,6 +173,7 @@ export class LegacyHttpSessions {
       if (requests.length > 0) this.#markUsed(session);
     }
     session.lastSeen = Date.now();
+    this.#perCaller.touch(session);
 
     if (requests.length === 0) {
       response.writeHead(202).end();
@@ -237,6 +257,7 @@ export class LegacyHttpSessions {
     const session = this.#sessionOf(request, response, principal);
     if (!session || !this.#versionOk(request, response)) return;
     session.lastSeen = Date.now();
+    this.#perCaller.touch(session);
     this.#markUsed(session);
     const lastEventId = header(request, 'last-event-id');
     const headers = { 'mcp-session-id': session.id };
@@ -324,6 +345,7 @@ export class LegacyHttpSessions {
   #end(session: HttpSession): void {
     this.#sessions.delete(session.id);
     this.#unused.delete(session.id);
+    this.#perCaller.remove(session);
     session.close();
   }
 

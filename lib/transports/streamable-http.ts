@@ -9,6 +9,7 @@
  *   its stream closed by the client = its call cancelled (2026-07-28 rules).
  * GET and DELETE exist only for legacy sessions. While the server shuts down new requests get 503.
  */
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Principal } from '../auth/principal.js';
@@ -16,6 +17,7 @@ import { ErrorCode } from '../protocol/error-codes.js';
 import { eraOfPost } from '../protocol/http-era.js';
 import type { JsonRpcRequest } from '../protocol/json-rpc.js';
 import { type AuthHook, callAuthHook, isAccepted } from './bearer-auth.js';
+import { DEFAULT_MAX_SESSIONS_PER_CALLER } from './caller-sessions.js';
 import type { Connect } from './connection.js';
 import { type CorsOptions, CorsPolicy } from './cors.js';
 import { header, reply } from './http-replies.js';
@@ -43,6 +45,11 @@ export interface StreamableHttpOptions extends OriginGuardOptions {
    * made no request since its own initialize; only a table of sessions in use answers 503.
    */
   maxSessions?: number;
+  /**
+   * Sessions one caller (its principal, else its peer address) may hold at once (default 1,000).
+   * Past it the caller's least recently used idle session is ended; when all are busy, 429.
+   */
+  maxSessionsPerCaller?: number;
   /** A session that makes no request after initialize is ended after this long (default 10 s). */
   unusedSessionMs?: number;
   /** Bytes of replay events kept across all sessions (default 256 MiB; oldest forgotten first). */
@@ -121,6 +128,7 @@ export class StreamableHttpTransport {
       maxEventsPerSession: options.maxEventsPerSession ?? 1000,
       maxEventBytesPerSession: options.maxEventBytesPerSession ?? 16 * 1024 * 1024,
       maxSessions: options.maxSessions ?? 10_000,
+      maxSessionsPerCaller: options.maxSessionsPerCaller ?? DEFAULT_MAX_SESSIONS_PER_CALLER,
       retryMs: options.retryMs ?? 1000,
       keepAliveMs,
       pollAfterMs: options.pollAfterMs,

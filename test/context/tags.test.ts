@@ -27,6 +27,8 @@ async function connected(server: McpServer): Promise<InProcessClient> {
   return client;
 }
 
+const afterTurn = () => new Promise((resolve) => setImmediate(resolve));
+
 const names = (reply: { result?: Record<string, unknown> }, key: string) =>
   ((reply.result?.[key] ?? []) as { name: string }[]).map((entry) => entry.name);
 
@@ -44,6 +46,7 @@ describe('tags', () => {
       assert.ok((await client.request('resources/read', { uri: 'app://secrets' })).error, 'nor read');
 
       assert.equal(server.enableTag('admin'), true);
+      await afterTurn(); // list changes are told once the turn ends (coalesced)
       for (const kind of ['tools', 'prompts', 'resources']) {
         assert.equal(client.notifications(`notifications/${kind}/list_changed`).length, 1, kind);
       }
@@ -62,6 +65,7 @@ describe('tags', () => {
 
       assert.equal(server.disableTag('danger'), true);
       assert.equal(server.disableTag('danger'), false, 'already hidden');
+      await afterTurn();
       assert.equal(client.notifications('notifications/tools/list_changed').length, 2);
       assert.equal(
         client.notifications('notifications/prompts/list_changed').length,
