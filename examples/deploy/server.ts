@@ -6,7 +6,8 @@
 //   WEFT_STATE_KEY     (required) openssl rand -base64 32, the same on every replica
 //   PORT, HOST         3000, 127.0.0.1                   where /mcp, /healthz and /readyz listen
 //   WEFT_QUEUE         weft                              the fleet queue `weft worker` serves
-//   WEFT_DRAIN_DELAY_MS, WEFT_DRAIN_TIMEOUT_MS          see "The drain timeline"
+//   WEFT_DRAIN_DELAY_MS, WEFT_DRAIN_TIMEOUT_MS, WEFT_SHUTDOWN_GRACE_MS, WEFT_TASK_LEASE_MS
+//                                                      see docs/deploying.md, "The drain timeline"
 import { fileURLToPath } from 'node:url';
 import { McpServer, RedisTaskStore } from 'weft-mcp';
 import { crunch, hash, report } from './tools.js';
@@ -28,7 +29,11 @@ const server = new McpServer({
   drainDelayMs: ms('WEFT_DRAIN_DELAY_MS', 3_000), // > HAProxy's inter x fall: it looks away first
   drainTimeoutMs: ms('WEFT_DRAIN_TIMEOUT_MS', 25_000), // running tasks finish within this
   fleet: { redis, queue: env.WEFT_QUEUE ?? 'weft', placement: 'local' }, // `crunch` opts in
-  tasks: { store: new RedisTaskStore({ url: redis }), pollIntervalMs: 500 },
+  // A replica that dies (SIGKILL, OOM) has its local tasks failed by the others after leaseMs.
+  tasks: {
+    store: new RedisTaskStore({ url: redis, leaseMs: ms('WEFT_TASK_LEASE_MS', 10_000) }),
+    pollIntervalMs: 500,
+  },
 });
 server.tool(hash).tool(crunch).tool(report);
 export default server;
