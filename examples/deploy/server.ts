@@ -41,5 +41,6 @@ export default server;
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const port = Number(env.PORT ?? 3000);
   await server.listen({ http: { port, host: env.HOST ?? '127.0.0.1' } });
-  process.stderr.write(`weft replica: listening on http://${env.HOST ?? '127.0.0.1'}:${port}/mcp\n`);
+  const bound = server.addresses.http;
+  process.stderr.write(`weft replica: listening on http://${bound?.address}:${bound?.port}/mcp\n`);
 }
