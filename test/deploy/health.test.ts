@@ -215,3 +215,41 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wit
     await sleep(100);
   }
 }
+
+describe('readiness follows the fleet', { skip: missing }, () => {
+  test("the fleet's Redis down: 503 saying so; options are checked", async () => {
+    let redis = await startRedis();
+    const server = serverWith({ fleet: { redis: redis.url, queue: 'health-test' } });
+    try {
+      await server.listen({ http: { port: 0 }, handleSignals: false });
+      const port = server.addresses.http!.port;
+      assert.equal((await probe(port, '/readyz')).status, 200);
+      await redis.stop();
+      const down = await until(
+        () => probe(port, '/readyz'),
+        (answer) => answer.status === 503,
+        5_000,
+      );
+      assert.deepEqual(JSON.parse(down.body), {
+        status: 'unavailable',
+        reason: "the fleet's Redis is unreachable",
+      });
+      // Back before the server closes: a fleet link closes cleanly only while its Redis answers.
+      redis = await startRedis(redis.port);
+      const back = await until(
+        () => probe(port, '/readyz'),
+        (answer) => answer.status === 200,
+        8_000,
+      );
+      assert.equal(back.status, 200);
+    } finally {
+      await server.close();
+      await redis.stop();
+    }
+    assert.throws(() => serverWith({ drainDelayMs: -1 }), /drainDelayMs must be a non-negative number/);
+    assert.throws(
+      () => serverWith({ drainTimeoutMs: Number.NaN }),
+      /drainTimeoutMs must be a non-negative number/,
+    );
+  });
+});
