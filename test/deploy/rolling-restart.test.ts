@@ -32,7 +32,7 @@ const REPLICA_ENV = {
   WEFT_TASK_LEASE_MS: '1500',
 };
 
-describe('rolling restart behind HAProxy', { skip: missing, timeout: 120_000 }, () => {
+describe('rolling restart behind HAProxy', { skip: missing, timeout: 180_000 }, () => {
   let cluster: LocalCluster;
   before(async () => {
     cluster = await LocalCluster.start({ checkInterMs: 200, replicaEnv: REPLICA_ENV });
@@ -44,7 +44,7 @@ describe('rolling restart behind HAProxy', { skip: missing, timeout: 120_000 }, 
   test('SIGTERM each replica in turn: 0 failed modern calls, 0 lost tasks, legacy clients back after at most one error', async (t) => {
     const load = new RollingLoad({ url: cluster.lbUrl });
     await load.start();
-    await sleep(2_000);
+    await sleep(1_500);
     const before = { modern: load.books.modern.ok, legacy: load.books.legacy.map((books) => books.ok) };
     assert.ok(before.modern > 0, 'modern calls are answered before the roll');
     const exits: (number | string)[] = [];
@@ -55,7 +55,7 @@ describe('rolling restart behind HAProxy', { skip: missing, timeout: 120_000 }, 
       await cluster.startReplica(index);
       await cluster.settle();
     }
-    await sleep(1_500);
+    await sleep(1_000);
     const rolledAt = Date.now();
     const books = await load.stop();
     t.diagnostic(
@@ -93,11 +93,11 @@ describe('rolling restart behind HAProxy', { skip: missing, timeout: 120_000 }, 
   test('SIGKILL one replica (a crash): what clients see', async (t) => {
     const load = new RollingLoad({ url: cluster.lbUrl });
     await load.start();
-    await sleep(1_500);
+    await sleep(1_000);
     const killed = cluster.replicas[0]!;
     killed.child.kill('SIGKILL');
     await killed.exited;
-    await sleep(3_000);
+    await sleep(2_000);
     await cluster.startReplica(0);
     await cluster.settle();
     await sleep(1_000);
