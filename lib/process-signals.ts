@@ -1,7 +1,8 @@
 /**
- * What a listening server does to its process: SIGTERM drains then shuts down gracefully (what a
- * deploy sends), SIGINT shuts down gracefully at once (a second signal exits at once), an unhandled rejection is logged instead of crashing every client's calls,
- * and no child process a tool spawned outlives the server.
+ * What a listening server does to its process: SIGTERM (what a deploy sends) drains, then shuts
+ * down gracefully; SIGINT shuts down gracefully at once; a second signal exits at once. An
+ * unhandled rejection is logged instead of crashing every client's calls, and no child process a
+ * tool spawned outlives the server.
  */
 import { killChildProcessTrees } from './engine/process-tree.js';
 

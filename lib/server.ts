@@ -280,10 +280,10 @@ export class McpServer {
     this.#draining ??= (async () => {
       this.#health.drain();
       const delayMs = this.#options.drainDelayMs ?? 0;
+      // Without a delay there is no balancer to hand over to: the listener stays open and answers
+      // 503 until the end, which tells a lone client more than a refused connection would.
       if (delayMs > 0 && this.#closing === undefined) {
         await new Promise((resolve) => setTimeout(resolve, delayMs));
-        // Without a delay there is no balancer to hand over to: the listener stays open and
-        // answers 503 until the end, which tells a lone client more than a refused connection.
         this.#transports.stopListening();
       }
       await this.close();
