@@ -9,6 +9,7 @@ export type { OAuthResourceServerOptions } from './auth/resource-server-options.
 export type { FleetOptions } from './engine/fleet-options.js';
 export type { MountedUpstream, MountOptions } from './gateway/mounted-upstream.js';
 export type { CommandUpstream, Upstream, UrlUpstream } from './gateway/upstream-target.js';
+export type { HealthOptions } from './health/health-options.js';
 export {
   type RequestLogEntry,
   type RequestLoggingOptions,

@@ -1,7 +1,8 @@
 /**
- * What a listening server does to its process: SIGINT/SIGTERM start a graceful shutdown (a second
- * signal exits at once), an unhandled rejection is logged instead of crashing every client's calls,
- * and no child process a tool spawned outlives the server.
+ * What a listening server does to its process: SIGTERM (what a deploy sends) drains, then shuts
+ * down gracefully; SIGINT shuts down gracefully at once; a second signal exits at once. An
+ * unhandled rejection is logged instead of crashing every client's calls, and no child process a
+ * tool spawned outlives the server.
  */
 import { killChildProcessTrees } from './engine/process-tree.js';
 
@@ -19,7 +20,11 @@ export async function shutdownAndExit(
   process.exit(0);
 }
 
-export function handleProcessSignals(close: () => Promise<void>, logError: (message: string) => void): void {
+export function handleProcessSignals(
+  close: () => Promise<void>,
+  logError: (message: string) => void,
+  drain: () => Promise<void> = close,
+): void {
   let signalled = false;
   const onSignal = (signal: NodeJS.Signals) => {
     if (signalled) {
@@ -28,7 +33,7 @@ export function handleProcessSignals(close: () => Promise<void>, logError: (mess
       process.exit(1);
     }
     signalled = true;
-    shutdownAndExit(close, logError);
+    shutdownAndExit(signal === 'SIGTERM' ? drain : close, logError);
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);

@@ -54,6 +54,18 @@ export interface McpServerOptions {
   };
   /** On shutdown, how long in-flight calls get to finish before they are cancelled (default 5000). */
   shutdownGraceMs?: number;
+  /**
+   * On SIGTERM or `server.drain()`, how long the server keeps serving new requests after its
+   * readiness turned 503, so that a balancer notices first (default 0); after it the listener
+   * closes. Set it above the balancer's check interval times its fall count (docs/deploying.md).
+   */
+  drainDelayMs?: number;
+  /**
+   * On shutdown, how long running tasks get to finish before they are stopped and end `failed`,
+   * saying they may be run again (default 0: stopped at once). Fleet tasks are handed to another
+   * replica either way.
+   */
+  drainTimeoutMs?: number;
   /** Largest accepted message in bytes (default 16 MiB). */
   maxMessageBytes?: number;
   /**
@@ -178,6 +190,8 @@ const SERVER_OPTION_KEYS = new Set([
   'disabledTags',
   'pool',
   'shutdownGraceMs',
+  'drainDelayMs',
+  'drainTimeoutMs',
   'maxMessageBytes',
   'maxResultBytes',
   'maxCallsInFlight',
@@ -242,6 +256,8 @@ export function checkServerOptions(options: McpServerOptions): void {
   positive(options.pool?.graceMs, 'pool.graceMs', true);
   positive(options.pool?.niceIncrement, 'pool.niceIncrement', true);
   positive(options.shutdownGraceMs, 'shutdownGraceMs', true);
+  positive(options.drainDelayMs, 'drainDelayMs', true);
+  positive(options.drainTimeoutMs, 'drainTimeoutMs', true);
   positive(options.maxMessageBytes, 'maxMessageBytes', false);
   positive(options.maxResultBytes, 'maxResultBytes', true);
   positive(options.maxCallsInFlight, 'maxCallsInFlight', true);

@@ -26,11 +26,14 @@ export interface ShutdownParts {
   engine: Engine;
   /** How long calls in flight get to finish before they are cancelled. */
   shutdownGraceMs: number;
+  /** How long running tasks get to finish (from the start of shutdown) before they are stopped. */
+  drainTimeoutMs?: number;
   logError: (message: string) => void;
 }
 
 export async function shutDown(parts: ShutdownParts): Promise<void> {
   const { transports, listens, sessions, tasks, engine, logError } = parts;
+  const tasksDeadline = Date.now() + (parts.drainTimeoutMs ?? 0);
   transports.stopAccepting();
   // Listen streams never finish by themselves: they end first, gracefully (answered complete),
   // so the grace period below is spent on calls only.
@@ -40,7 +43,11 @@ export async function shutDown(parts: ShutdownParts): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   sessions.cancelAll('shutdown');
-  // Tasks are not waited for (they may run for hours): they stop now and end failed, saying why.
+  // Tasks may run for hours: they get what is left of drainTimeoutMs, then stop and end failed,
+  // saying they may be run again (a fleet task is handed to another replica instead).
+  while (tasks.runningCount > 0 && Date.now() < tasksDeadline) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
   tasks.stopAll();
   // Let the calls just cut off reach their transports (their answers say the server shut down).
   await new Promise((resolve) => setImmediate(resolve));

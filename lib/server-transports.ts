@@ -7,6 +7,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Principal } from './auth/principal.js';
 import { stdioPrincipal } from './auth/stdio-principal.js';
+import type { HealthOptions } from './health/health-options.js';
+import type { HealthRoutes } from './health/health-routes.js';
 import { shutdownAndExit } from './process-signals.js';
 import type { PromptRegistry } from './prompts/prompt-registry.js';
 import type { ResourceRegistry } from './resources/resource-registry.js';
@@ -36,6 +38,8 @@ export interface TransportParts {
   resources: ResourceRegistry;
   maxMessageBytes: number;
   logError: (message: string) => void;
+  /** The liveness and readiness probes an HTTP transport answers (lib/health/). */
+  healthRoutes?: (health: false | HealthOptions | undefined, mcpPath: string) => HealthRoutes | undefined;
 }
 
 export class ServerTransports {
@@ -74,11 +78,13 @@ export class ServerTransports {
     const { sessions, maxMessageBytes, logError } = this.#parts;
     const connect = (sink: MessageSink, id?: string, principal?: Principal, peer?: PeerAddress) =>
       sessions.open(sink, id, principal, HTTP, peer);
-    const transport = new StreamableHttpTransport(connect, this.#httpRouting, {
-      maxBodyBytes: maxMessageBytes,
-      logError,
-      ...options,
-    });
+    const health = this.#parts.healthRoutes?.(options.health, options.path ?? '/mcp');
+    const transport = new StreamableHttpTransport(
+      connect,
+      this.#httpRouting,
+      { maxBodyBytes: maxMessageBytes, logError, ...options },
+      health,
+    );
     this.#http.push(transport);
     return transport;
   }
@@ -123,6 +129,11 @@ export class ServerTransports {
   stopAccepting(): void {
     this.#stdio?.stopReading();
     for (const transport of this.#http) transport.stopAccepting();
+  }
+
+  /** Draining: the HTTP listeners take no new connection (requests on open ones go on). */
+  stopListening(): void {
+    for (const transport of this.#http) transport.stopListening();
   }
 
   /** Waits until what stdio was given to write has been written. */

@@ -14,6 +14,7 @@ import type { Principal } from './auth/principal.js';
 import type { CallerHolding } from './engine/fair-queue.js';
 import type { MountedUpstream, MountOptions } from './gateway/mounted-upstream.js';
 import type { Upstream } from './gateway/upstream-target.js';
+import { ServerHealth } from './health/server-health.js';
 import { handleProcessSignals } from './process-signals.js';
 import type { PromptDefinition } from './prompts/prompt-definition.js';
 import type { SchemaPromptDefinition } from './prompts/prompt-schema.js';
@@ -52,7 +53,10 @@ export class McpServer {
     McpServerOptions;
   readonly #core: ServerCore;
   readonly #transports: ServerTransports;
+  /** Readiness and the probes (lib/health/): starting until listen, draining from drain/close. */
+  readonly #health: ServerHealth;
   #closing: Promise<void> | undefined;
+  #draining: Promise<void> | undefined;
 
   constructor(options: McpServerOptions) {
     checkServerOptions(options);
@@ -62,7 +66,16 @@ export class McpServer {
       resourceUpdated: (uri) => this.resourceUpdated(uri),
       isClosing: () => this.#closing !== undefined,
     });
-    const { sessions, router, tools, prompts, resources, logError } = this.#core;
+    const { sessions, router, tools, prompts, resources, logError, engine, tasks } = this.#core;
+    this.#health = new ServerHealth({
+      engine,
+      store: tasks.store,
+      fleet: options.fleet !== undefined,
+      // As engine.warmUp decides: a pool of its own unless every blocking tool runs on the fleet.
+      needsThreads: () =>
+        options.fleet === undefined ||
+        tools.sorted().some((tool) => tool.blocking && engine.placementOf(tool) === 'local'),
+    });
     this.#transports = new ServerTransports({
       sessions,
       router,
@@ -71,6 +84,7 @@ export class McpServer {
       resources,
       maxMessageBytes: this.#options.maxMessageBytes,
       logError,
+      healthRoutes: (health, path) => this.#health.routes(health, path),
     });
   }
 
@@ -200,11 +214,15 @@ export class McpServer {
    * Express `app.all('/mcp', handler)` (after `express.json()` or not: a parsed `req.body` is used),
    * Fastify `(req, reply) => { reply.hijack(); handler(Object.assign(req.raw, { body: req.body }), reply.raw) }`
    * (Fastify has already read the body, so it is handed over). Other paths go to `next`, else 404.
+   * The probes are off here unless `health` asks for them; they then say ready from now on.
    */
   handler(
     options: StreamableHttpOptions = {},
   ): (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void {
-    return this.#transports.http(options).handle;
+    const health = options.health ?? false;
+    const { handle } = this.#transports.http({ ...options, health });
+    if (health) this.#health.ready();
+    return handle;
   }
 
   /**
@@ -237,13 +255,42 @@ export class McpServer {
 
   async listen(options: ListenOptions): Promise<void> {
     const { tools, tasks, engine, logError } = this.#core;
+    const { http } = options;
+    // The probes' own port opens first, so an orchestrator sees `starting` rather than nothing.
+    if (http) await this.#health.listenOwnPort(http.health, http.path ?? '/mcp', http.host);
     await tools.verifyBlockingModules();
     // A shared task store must be reachable before the first task is answered.
     await tasks.store.ready();
     await engine.ready();
     engine.warmUp(tools.sorted());
     await this.#transports.listen(options, () => this.close());
-    if (options.handleSignals ?? true) handleProcessSignals(() => this.close(), logError);
+    this.#health.ready();
+    if (options.handleSignals ?? true)
+      handleProcessSignals(
+        () => this.close(),
+        logError,
+        () => this.drain(),
+      );
+  }
+
+  /**
+   * What SIGTERM does: readiness answers 503 at once, new requests are still served for
+   * `drainDelayMs` (the balancer's time to notice), then the listener closes and the server shuts
+   * down as `close` does, running tasks getting `drainTimeoutMs` (docs/deploying.md, the timeline).
+   */
+  drain(): Promise<void> {
+    this.#draining ??= (async () => {
+      this.#health.drain();
+      const delayMs = this.#options.drainDelayMs ?? 0;
+      // Without a delay there is no balancer to hand over to: the listener stays open and answers
+      // 503 until the end, which tells a lone client more than a refused connection would.
+      if (delayMs > 0 && this.#closing === undefined) {
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+        this.#transports.stopListening();
+      }
+      await this.close();
+    })();
+    return this.#draining;
   }
 
   /**
@@ -252,17 +299,20 @@ export class McpServer {
    */
   close(): Promise<void> {
     for (const mounted of this.#core.mounts.splice(0)) void mounted.close();
+    this.#health.drain();
     this.#closing ??= shutDown({
       ...this.#core,
       transports: this.#transports,
       shutdownGraceMs: this.#options.shutdownGraceMs,
-    });
+      drainTimeoutMs: this.#options.drainTimeoutMs ?? 0,
+    }).finally(() => this.#health.close());
     return this.#closing;
   }
 
-  /** Where `listen` bound its network transports (useful with port 0). */
-  get addresses(): { http?: AddressInfo; ws?: AddressInfo } {
-    return this.#transports.addresses;
+  /** Where `listen` bound its network transports and the probes' own port (useful with port 0). */
+  get addresses(): { http?: AddressInfo; ws?: AddressInfo; health?: AddressInfo } {
+    const health = this.#health.address;
+    return { ...this.#transports.addresses, ...(health ? { health } : {}) };
   }
 
   /**

@@ -12,6 +12,7 @@ import { modernHttp } from './modern-http.js';
 import { modernHttpAuth } from './modern-http-auth.js';
 import { noisyNeighbour } from './noisy-neighbour.js';
 import { responsiveness } from './responsiveness.js';
+import { rollingRestart } from './rolling-restart.js';
 import type { Scenario } from './scenario.js';
 import { telemetryCost } from './telemetry-cost.js';
 import { timeouts } from './timeouts.js';
@@ -32,4 +33,5 @@ export const SCENARIOS: readonly Scenario[] = [
   middlewareCost,
   telemetryCost,
   coldStartScenario,
+  rollingRestart,
 ];

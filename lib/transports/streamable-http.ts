@@ -13,6 +13,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Principal } from '../auth/principal.js';
+import type { HealthOptions } from '../health/health-options.js';
+import type { HealthRoutes } from '../health/health-routes.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { eraOfPost } from '../protocol/http-era.js';
 import type { JsonRpcRequest } from '../protocol/json-rpc.js';
@@ -83,6 +85,12 @@ export interface StreamableHttpOptions extends OriginGuardOptions {
    * headers exposed (cors.ts). None by default, so other origins stay refused.
    */
   cors?: CorsOptions;
+  /**
+   * Liveness and readiness probes beside the endpoint (`GET /healthz`, `GET /readyz`), answered
+   * before auth and every limit; `false` turns them off, `{ livePath, readyPath, port }` moves them
+   * or adds a port of their own (docs/deploying.md, "The readiness contract").
+   */
+  health?: false | HealthOptions;
 }
 
 export interface HttpListenOptions extends StreamableHttpOptions {
@@ -106,14 +114,22 @@ export class StreamableHttpTransport {
   readonly #guard: StreamableHttpOptions;
   #server: Server | undefined;
   #accepting = true;
+  /** The probes this transport answers (absent: off, or a transport built without a server). */
+  readonly #health: HealthRoutes | undefined;
   readonly #logError: (message: string) => void;
 
   /**
    * `connect` opens a connection to the server (one per legacy session, one per modern request);
    * `routing` answers what the modern checks ask before a request is dispatched.
    */
-  constructor(connect: Connect, routing: ModernRouting, options: StreamableHttpOptions = {}) {
+  constructor(
+    connect: Connect,
+    routing: ModernRouting,
+    options: StreamableHttpOptions = {},
+    health?: HealthRoutes,
+  ) {
     this.#options = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, ...options };
+    this.#health = health;
     this.#cors = new CorsPolicy(options.cors);
     this.#logError = options.logError ?? ((message) => process.stderr.write(`${message}\n`));
     const allowedOrigins = options.allowedOrigins;
@@ -182,6 +198,15 @@ export class StreamableHttpTransport {
     this.#accepting = false;
   }
 
+  /**
+   * Draining: takes no new connection and closes idle keep-alive ones, so a balancer that still
+   * tries this replica fails to connect and retries elsewhere; requests on busy connections go on.
+   */
+  stopListening(): void {
+    this.#server?.close();
+    this.#server?.closeIdleConnections();
+  }
+
   /** Ends every session and stream (cancelling modern requests still running), and stops listening. */
   async close(): Promise<void> {
     this.#accepting = false;
@@ -200,6 +225,8 @@ export class StreamableHttpTransport {
     // Express strips the mount path from `url` under app.use('/mcp', ...); `originalUrl` keeps it.
     const path = (request as IncomingMessage & { originalUrl?: string }).originalUrl ?? request.url ?? '/';
     const url = new URL(path, 'http://localhost');
+    // Probes first: a balancer has no token, no Origin, and must not count against any caller.
+    if (this.#health?.serve(url.pathname, request, response)) return;
     // RFC 9728 discovery, beside the endpoint: the auth hook describes the resource it protects.
     const auth = this.#options.auth;
     if (auth?.resourceMetadata && isResourceMetadataPath(url.pathname, this.#options.path)) {

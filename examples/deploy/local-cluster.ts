@@ -1,0 +1,250 @@
+// local-cluster.ts: the whole recipe on one machine, without containers: a redis-server, three
+// replicas (server.js), one `weft worker` (tools.js) and HAProxy with haproxy.cfg, on free ports of
+// 127.0.0.1. `node local-cluster.js` runs it until Ctrl-C; test/deploy/ and the rolling-restart
+// benchmark import it to roll replicas under load. Every process it starts, it stops.
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+/** haproxy.cfg sits beside the sources; the compiled file runs from dist/examples/deploy/. */
+export const HAPROXY_CFG = [here('./haproxy.cfg'), here('../../../examples/deploy/haproxy.cfg')].find(
+  existsSync,
+)!;
+const SERVER = here('./server.js');
+const TOOLS = here('./tools.js');
+const CLI = here('../../lib/cli.js');
+const READY_WITHIN_MS = 20_000;
+
+/** The haproxy binary (Debian puts it in /usr/sbin, often not on a user's PATH), or undefined. */
+export function haproxyBinary(): string | undefined {
+  for (const candidate of ['haproxy', '/usr/sbin/haproxy', '/usr/local/sbin/haproxy']) {
+    if (spawnSync(candidate, ['-v'], { encoding: 'utf8' }).status === 0) return candidate;
+  }
+  return undefined;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ClusterProcess {
+  readonly name: string;
+  readonly child: ChildProcess;
+  /** Everything it wrote so far, for failure messages. */
+  output(): string;
+  alive(): boolean;
+  /** Resolves with the exit code (or the signal) once it has exited. */
+  readonly exited: Promise<number | NodeJS.Signals>;
+}
+
+/** Starts a process, keeping what it writes. */
+function spawnTracked(
+  name: string,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): ClusterProcess {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output += chunk;
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  return {
+    name,
+    child,
+    output: () => output,
+    alive: () => child.exitCode === null && child.signalCode === null,
+    exited: new Promise((resolve) =>
+      child.once('exit', (code, signal) => resolve(code ?? signal ?? 'SIGKILL')),
+    ),
+  };
+}
+
+/** Starts a process and resolves once its output matches `ready`. */
+function start(name: string, command: string, args: string[], env: Record<string, string>, ready: RegExp) {
+  const started = spawnTracked(name, command, args, env);
+  return new Promise<ClusterProcess>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      started.child.kill('SIGKILL');
+      reject(new Error(`${name} was not ready within ${READY_WITHIN_MS} ms:\n${started.output()}`));
+    }, READY_WITHIN_MS);
+    const onData = () => {
+      if (!ready.test(started.output())) return;
+      clearTimeout(timer);
+      resolve(started);
+    };
+    started.child.stdout!.on('data', onData);
+    started.child.stderr!.on('data', onData);
+    void started.exited.then((how) => {
+      clearTimeout(timer);
+      reject(new Error(`${name} exited (${how}) before it was ready:\n${started.output()}`));
+    });
+  });
+}
+
+export interface LocalClusterOptions {
+  replicas?: number;
+  /** How often HAProxy probes /readyz (WEFT_CHECK_INTER_MS); drainDelayMs must exceed twice it. */
+  checkInterMs?: number;
+  /** Extra environment for the replicas (WEFT_DRAIN_DELAY_MS, WEFT_DRAIN_TIMEOUT_MS...). */
+  replicaEnv?: Record<string, string>;
+}
+
+export class LocalCluster {
+  readonly replicas: (ClusterProcess | undefined)[] = [];
+  readonly ports: number[] = [];
+  readonly queue = `weft-deploy-${randomBytes(3).toString('hex')}`;
+  readonly stateKey = randomBytes(32).toString('base64');
+  redisUrl = '';
+  lbUrl = '';
+  balancer: ClusterProcess | undefined;
+  checkInterMs = 200;
+  #replicaEnv: Record<string, string> = {};
+  readonly #all: ClusterProcess[] = [];
+
+  /** Starts Redis, the replicas, a worker and HAProxy; stops what it started if one fails. */
+  static async start(options: LocalClusterOptions = {}): Promise<LocalCluster> {
+    const cluster = new LocalCluster();
+    try {
+      await cluster.#start(options);
+    } catch (error) {
+      await cluster.stop();
+      throw error;
+    }
+    return cluster;
+  }
+
+  async #start(options: LocalClusterOptions): Promise<void> {
+    const haproxy = haproxyBinary();
+    if (!haproxy) throw new Error('haproxy is not installed (Debian: apt-get install haproxy)');
+    this.checkInterMs = options.checkInterMs ?? 200;
+    this.#replicaEnv = options.replicaEnv ?? {};
+    const redisPort = await freePort();
+    const redisArgs = [
+      '--port',
+      String(redisPort),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+    ];
+    this.#all.push(await start('redis-server', 'redis-server', redisArgs, {}, /Ready to accept connections/));
+    this.redisUrl = `redis://127.0.0.1:${redisPort}`;
+    const count = options.replicas ?? 3;
+    for (let i = 0; i < count; i++) this.ports.push(await freePort());
+    await Promise.all(this.ports.map((_, index) => this.startReplica(index)));
+    const workerArgs = [
+      CLI,
+      'worker',
+      TOOLS,
+      '--redis',
+      this.redisUrl,
+      '--queue',
+      this.queue,
+      '--threads',
+      '1',
+    ];
+    this.#all.push(
+      await start('weft worker', process.execPath, workerArgs, {}, /weft worker: serving queue/),
+    );
+    const lbPort = await freePort();
+    const env: Record<string, string> = {
+      WEFT_LB_BIND: `127.0.0.1:${lbPort}`,
+      WEFT_CHECK_INTER_MS: String(this.checkInterMs),
+    };
+    this.ports.forEach((port, index) => {
+      env[`WEFT_REPLICA_${index + 1}`] = `127.0.0.1:${port}`;
+    });
+    // -db: in the foreground, its diagnostics on stderr. Ready once it accepts connections.
+    const balancer = spawnTracked('haproxy', haproxy, ['-db', '-f', HAPROXY_CFG], env);
+    this.#all.push(balancer);
+    this.balancer = balancer;
+    this.lbUrl = `http://127.0.0.1:${lbPort}/mcp`;
+    await this.#waitFor(async () => {
+      if (!balancer.alive()) throw new Error(`haproxy exited:\n${balancer.output()}`);
+      return (await fetch(`http://127.0.0.1:${lbPort}/readyz`)).status === 200;
+    }, 'haproxy');
+    await this.settle();
+  }
+
+  /** Starts replica `index` (again) on its port; resolves once it answers /readyz with 200. */
+  async startReplica(index: number): Promise<ClusterProcess> {
+    const env = {
+      PORT: String(this.ports[index]),
+      REDIS_URL: this.redisUrl,
+      WEFT_STATE_KEY: this.stateKey,
+      WEFT_QUEUE: this.queue,
+      ...this.#replicaEnv,
+    };
+    const replica = await start(
+      `replica ${index + 1}`,
+      process.execPath,
+      [SERVER],
+      env,
+      /weft replica: listening/,
+    );
+    this.#all.push(replica);
+    this.replicas[index] = replica;
+    await this.#waitFor(
+      async () => (await fetch(`http://127.0.0.1:${this.ports[index]}/readyz`)).status === 200,
+      `replica ${index + 1}`,
+    );
+    return replica;
+  }
+
+  /** Waits long enough for HAProxy to have seen every change of readiness (rise/fall 2, plus slack). */
+  settle(): Promise<void> {
+    return new Promise((resolve) => setTimeout(resolve, this.checkInterMs * 4));
+  }
+
+  async #waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
+    const deadline = Date.now() + READY_WITHIN_MS;
+    for (;;) {
+      if (
+        await check().catch((error: Error) => (/exited/.test(error.message) ? Promise.reject(error) : false))
+      )
+        return;
+      if (Date.now() > deadline) throw new Error(`${what} did not answer /readyz with 200 in time`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Every process started so far, restarted ones included. */
+  get processes(): readonly ClusterProcess[] {
+    return this.#all;
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(
+      this.#all.map(async (each) => {
+        if (each.alive()) each.child.kill('SIGKILL');
+        await each.exited;
+      }),
+    );
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const cluster = await LocalCluster.start({
+    checkInterMs: 1_000,
+    replicaEnv: { WEFT_DRAIN_DELAY_MS: '3000' },
+  });
+  process.stderr.write(
+    `weft deploy: ${cluster.lbUrl} (Redis ${cluster.redisUrl}); Ctrl-C stops everything\n`,
+  );
+  process.once('SIGINT', () => void cluster.stop().then(() => process.exit(0)));
+}
