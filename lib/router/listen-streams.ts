@@ -58,8 +58,11 @@ export interface ListenStreamOptions {
   hasResource: (uri: string) => boolean;
   /** The scopes reading `uri` needs (resource-registry.ts scopesOf). */
   scopesOf?: (uri: string) => readonly string[] | undefined;
-  /** A stream was granted `uri`: a mounted resource subscribes upstream (resource-registry.ts watch). */
-  watch?: (uri: string) => void;
+  /**
+   * A stream was granted `uri`: a mounted resource subscribes upstream (resource-registry.ts
+   * watch); the returned release is called when the stream ends. May throw (a mount's cap).
+   */
+  watch?: (uri: string) => () => void;
 }
 
 /** Filter keys that name lists of strings. */
@@ -191,6 +194,13 @@ export class ListenStreams {
       new Set(granted.taskIds),
       scope.principal === undefined ? undefined : principalKey(scope.principal),
     );
+    const releases: (() => void)[] = [];
+    try {
+      for (const uri of stream.uris) if (this.#options.watch) releases.push(this.#options.watch(uri));
+    } catch (error) {
+      for (const release of releases) release();
+      throw error;
+    }
     const cancellation = session.begin(request.id);
     sink.send(
       notification('notifications/subscriptions/acknowledged', {
@@ -199,11 +209,11 @@ export class ListenStreams {
       }),
     );
     this.#streams.set(stream, cancellation);
-    for (const uri of stream.uris) this.#options.watch?.(uri);
     return new Promise<unknown>((resolve) => {
       cancellation.onCancel((reason: CancelReason) => {
         this.#streams.delete(stream);
         stream.close();
+        for (const release of releases) release();
         session.end(request.id);
         // The client that cancelled (or is gone) expects nothing; the server ending the stream
         // answers the request, which tells the client it ended on purpose.

@@ -367,7 +367,7 @@ describe('mounted primitives are sealed and paged by weft', () => {
     const { PromptRegistry } = await import('../../lib/prompts/prompt-registry.js');
     const { ResourceRegistry } = await import('../../lib/resources/resource-registry.js');
     const forged = Symbol('weft.exact-tool-registration') as never;
-    const reader = { read: async () => [], watch: () => {} };
+    const reader = { read: async () => [], watch: () => () => {} };
     assert.throws(
       () =>
         new PromptRegistry(() => {}).addExact(forged, {
