@@ -158,7 +158,11 @@ export class HttpClientTransport implements ClientTransport {
     }
   }
 
-  async #readAnswer(response: Response, message: JsonRpcMessage, sentSession: string | undefined): Promise<void> {
+  async #readAnswer(
+    response: Response,
+    message: JsonRpcMessage,
+    sentSession: string | undefined,
+  ): Promise<void> {
     const type = response.headers.get('content-type') ?? '';
     const id = 'id' in message && 'method' in message ? message.id : undefined;
     if (response.status === 404 && sentSession !== undefined) {

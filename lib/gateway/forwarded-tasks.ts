@@ -71,10 +71,7 @@ async function forwardTaskRequest(
 ): Promise<Record<string, unknown>> {
   const client = link.client();
   if (!client || link.down() !== undefined) {
-    throw new ProtocolError(
-      -32603,
-      `${link.name}, which holds this task, is down; weft is reconnecting`,
-    );
+    throw new ProtocolError(-32603, `${link.name}, which holds this task, is down; weft is reconnecting`);
   }
   const { _meta: _callerMeta, ...rest } = params;
   try {

@@ -24,20 +24,15 @@
  *   upstream's questions carry no request id: they go to the most recent call in flight on this
  *   upstream (exact with one call at a time; a documented limit beyond).
  */
-import {
-  ConnectionClosedError,
-  LinkError,
-  McpError,
-  SessionLostError,
-} from '../client/client-errors.js';
+import { ConnectionClosedError, LinkError, McpError, SessionLostError } from '../client/client-errors.js';
 import { McpClient } from '../client/mcp-client.js';
 import type { ForwardedCaller } from '../router/task-methods.js';
 import type { ExactCallRequest } from '../tools/exact-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { forwardToolCall } from './forward-tool-call.js';
 import { type ForwardedTaskMethod, forwardTask } from './forwarded-tasks.js';
-import { checkMountOptions, type MountOptions, type MountPrimitives } from './mount-options.js';
 import { MountNaming } from './mount-naming.js';
+import { checkMountOptions, type MountOptions, type MountPrimitives } from './mount-options.js';
 import { MountedPrompts } from './mounted-prompts.js';
 import { MountedResources } from './mounted-resources.js';
 import { MountedTools } from './mounted-tools.js';
@@ -130,7 +125,8 @@ export class MountedUpstream {
     let client: McpClient | undefined;
     const transport = transportOf(this.#upstream, {
       onServerStreamEnd: (error) => {
-        if (client) this.#lostLink(client, error ?? new LinkError('the upstream ended its standalone stream'));
+        if (client)
+          this.#lostLink(client, error ?? new LinkError('the upstream ended its standalone stream'));
       },
     });
     client = new McpClient(transport, {
@@ -220,7 +216,9 @@ export class MountedUpstream {
     this.#down = why;
     this.#listen?.abort();
     this.#resources?.disconnected();
-    this.#logError(`weft gateway: lost the link to ${this.#naming.target} (${this.label}): ${why}; reconnecting`);
+    this.#logError(
+      `weft gateway: lost the link to ${this.#naming.target} (${this.label}): ${why}; reconnecting`,
+    );
     void client.close().catch(() => {});
     this.#scheduleReconnect();
   }

@@ -81,7 +81,12 @@ export async function forward(
  * What a client reads when a forwarded request failed other than by the upstream's own error; the
  * detail goes to the log, and a broken wire is reported as a lost link.
  */
-export function failedMessage(link: UpstreamLink, what: string, error: unknown, signal?: AbortSignal): string {
+export function failedMessage(
+  link: UpstreamLink,
+  what: string,
+  error: unknown,
+  signal?: AbortSignal,
+): string {
   const detail = error instanceof Error ? error.message : String(error);
   if (!signal?.aborted) {
     link.logError(`weft gateway: ${link.target} (${link.name}) failed ${what}: ${detail}`);
