@@ -7,42 +7,18 @@
  * again. The client is the official SDK 1.x client.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { after, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as Sdk1Http } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer } from '../../lib/index.js';
 import { freePort } from '../support/free-port.js';
+import { killed, startUpstream } from './restartable-process.js';
 
-const script = fileURLToPath(new URL('restartable-upstream.js', import.meta.url));
 /** The mount's maxBackoffMs in these tests; docs/composition.md's bound is maxBackoffMs plus one handshake and listing. */
 const MAX_BACKOFF_MS = 500;
 const RECOVERY_LIMIT_MS = MAX_BACKOFF_MS + 4000;
-
-function startUpstream(port: number, set: 'before' | 'after'): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [script, String(port), set], { stdio: ['ignore', 'ignore', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`the upstream did not start:\n${output}`)), 10_000);
-    child.once('exit', (code) => reject(new Error(`the upstream exited with ${code}:\n${output}`)));
-    child.stderr!.on('data', (chunk) => {
-      output += chunk;
-      if (!output.includes('restartable upstream:')) return;
-      clearTimeout(timer);
-      resolve(child);
-    });
-  });
-}
-
-function killed(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    child.once('exit', () => resolve());
-    child.kill('SIGKILL');
-  });
-}
 
 const textOf = (result: unknown) => (result as { content: { text: string }[] }).content[0]?.text;
 
