@@ -13,12 +13,14 @@
  * Verdicts are read from the per-check results the suite writes with `-o`, not from its exit code:
  * the 2026-07-28 run includes scenarios of later issues, which fail today by design.
  *
- * Each suite runs twice: against the conformance server directly, then against a weft gateway that
- * mounts it without a namespace (examples/conformance-gateway.ts), judged the same way except for
- * the gateway exceptions conformance-suites.mjs names and explains.
+ * Each suite runs three times: against the conformance server directly, then against a weft gateway
+ * that mounts it without a namespace over stdio (examples/conformance-gateway.ts), then against one
+ * that mounts it by URL (examples/conformance-gateway-url.ts: an HTTP hop, with its headers and
+ * sessions), judged the same way except for the gateway exceptions conformance-suites.mjs names
+ * and explains.
  *
- * Options: --suite legacy|modern (one suite instead of both), --target direct|gateway (one target
- * instead of both), --scenario NAME (one scenario of the chosen suites), --verbose.
+ * Options: --suite legacy|modern (one suite instead of both), --target direct|gateway|gateway-url
+ * (one target instead of all three), --scenario NAME (one scenario of the chosen suites), --verbose.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -44,8 +46,14 @@ const node22 = join(nodePrefix, 'node_modules', 'node', 'bin', 'node');
 const TARGETS = {
   direct: join(root, 'dist', 'examples', 'conformance-server.js'),
   gateway: join(root, 'dist', 'examples', 'conformance-gateway.js'),
+  'gateway-url': join(root, 'dist', 'examples', 'conformance-gateway-url.js'),
 };
-const serverEntry = TARGETS.gateway;
+const TARGET_NAMES = {
+  direct: 'direct',
+  gateway: 'through a gateway (stdio upstream)',
+  'gateway-url': 'through a gateway (upstream by URL)',
+};
+const serverEntry = TARGETS['gateway-url'];
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 const { values } = parseArgs({
@@ -223,7 +231,7 @@ async function runOne(suite, target) {
   const scenarios = readScenarios(run.output, outputDir);
   rmSync(outputDir, { recursive: true, force: true });
 
-  const heading = `conformance ${suite.version}, ${suite.name}, ${target === 'gateway' ? 'through a gateway' : 'direct'}`;
+  const heading = `conformance ${suite.version}, ${suite.name}, ${TARGET_NAMES[target]}`;
   // A whole run ends with "Total: ..."; a single scenario with "Passed: N/M, ...".
   const total = (/Total: \d+ passed, \d+ failed(?:, \d+ warnings)?/.exec(run.output) ??
     /Passed: \d+\/\d+, \d+ failed(?:, \d+ warnings)?/.exec(run.output))?.[0];

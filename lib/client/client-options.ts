@@ -26,6 +26,11 @@ export interface McpClientOptions extends InputHandlers {
   pollIntervalMs?: number;
   /** Hears the end of the connection (error: why, when it was not close()). */
   onClose?: (error: Error | undefined) => void;
+  /**
+   * Legacy era: the server lost the session (HTTP 404: it restarted or expired it) and the client
+   * started a new one. Listings were dropped; subscriptions made on the old session are gone.
+   */
+  onSessionRenewed?: () => void;
 }
 
 export interface CallOptions {
@@ -60,6 +65,7 @@ const KNOWN_OPTIONS = new Set([
   'tasks',
   'pollIntervalMs',
   'onClose',
+  'onSessionRenewed',
   'onElicitation',
   'onSampling',
   'roots',

@@ -13,10 +13,15 @@
  *   call); a server that answers 405 has none, which is allowed.
  * - Authorization: a `token` provider is asked before every POST, so a refreshed token is used as
  *   soon as it exists.
+ * - Failures say what they were: a 404 to a request that carried a session is `SessionLostError`
+ *   whatever its body (the spec: the client MUST start a new session; link-recovery.ts does), an
+ *   unreachable server or a broken answer stream is `LinkError`; the end of the standalone stream
+ *   while the transport is open is told to `onServerStreamEnd` (a gateway reads it as a lost link).
  */
 import { META, MODERN_VERSIONS } from '../protocol/eras.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 import { encodeHeaderValue } from '../protocol/mcp-param-headers.js';
+import { LinkError, SessionLostError } from './client-errors.js';
 import type { ClientTransport, SendOptions, TransportReceiver } from './client-transport.js';
 import { readSse } from './sse-reader.js';
 
@@ -30,7 +35,15 @@ export interface HttpClientOptions {
   token?: TokenProvider;
   /** Open the legacy era's standalone GET stream once a session exists (default true). */
   openServerStream?: boolean;
+  /**
+   * The legacy era's standalone GET stream ended while the transport was open (the server went
+   * away, or ended it): `error` says how, when it broke rather than ended.
+   */
+  onServerStreamEnd?: (error: Error | undefined) => void;
 }
+
+/** How long `close()` waits for the server to acknowledge the session's DELETE. */
+const DELETE_WAIT_MS = 2000;
 
 /** Which parameter names the modern `Mcp-Name` header for a method. */
 const NAME_PARAM: Readonly<Record<string, string>> = {
@@ -114,6 +127,7 @@ export class HttpClientTransport implements ClientTransport {
     try {
       const headers = await this.#headers(message, options.headers);
       headers['content-type'] = 'application/json';
+      const sentSession = headers['mcp-session-id'];
       const response = await fetch(this.url, {
         method: 'POST',
         headers,
@@ -127,7 +141,7 @@ export class HttpClientTransport implements ClientTransport {
         const version = response.headers.get('mcp-protocol-version');
         if (version) this.#protocolVersion = version;
       }
-      await this.#readAnswer(response, message);
+      await this.#readAnswer(response, message, sentSession);
       if (isInitialize && minted !== null && this.#options.openServerStream !== false) {
         // Opened once the session exists; the client's `notifications/initialized` may race it,
         // which the spec allows (the server sends nothing on it before it is initialized).
@@ -137,16 +151,29 @@ export class HttpClientTransport implements ClientTransport {
       if (controller.signal.aborted) return;
       throw error instanceof Error && error.name !== 'TypeError'
         ? error
-        : new Error(`POST ${this.url.href} failed: ${(error as Error).message}`);
+        : new LinkError(`POST ${this.url.href} failed: ${(error as Error).message}`, { cause: error });
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
       this.#inFlight.delete(controller);
     }
   }
 
-  async #readAnswer(response: Response, message: JsonRpcMessage): Promise<void> {
+  async #readAnswer(
+    response: Response,
+    message: JsonRpcMessage,
+    sentSession: string | undefined,
+  ): Promise<void> {
     const type = response.headers.get('content-type') ?? '';
     const id = 'id' in message && 'method' in message ? message.id : undefined;
+    if (response.status === 404 && sentSession !== undefined) {
+      // Whatever the body says (a JSON-RPC error, HTML, nothing): the session is gone.
+      await response.body?.cancel().catch(() => {});
+      this.#sessionLost(sentSession);
+      throw new SessionLostError(
+        sentSession,
+        `the server at ${this.url.href} no longer knows session ${sentSession} (HTTP 404)`,
+      );
+    }
     if (response.status === 202 || (response.status === 200 && response.body === null)) return;
     if (type.includes('text/event-stream') && response.body) {
       let answered = false;
@@ -157,7 +184,7 @@ export class HttpClientTransport implements ClientTransport {
         this.#receiver?.message(parsed);
       }
       if (id !== undefined && !answered) {
-        throw new Error(
+        throw new LinkError(
           `the response stream of ${(message as { method: string }).method} ended before its answer`,
         );
       }
@@ -174,12 +201,6 @@ export class HttpClientTransport implements ClientTransport {
       }
       return;
     }
-    if (response.status === 404 && this.#sessionId !== undefined) {
-      const error = new Error(`the server at ${this.url.href} no longer knows session ${this.#sessionId}`);
-      this.#sessionId = undefined;
-      this.#receiver?.closed(error);
-      throw error;
-    }
     if (!response.ok) {
       throw new Error(
         `POST ${this.url.href} answered HTTP ${response.status}${text ? `: ${text.slice(0, 300)}` : ''}`,
@@ -187,26 +208,43 @@ export class HttpClientTransport implements ClientTransport {
     }
   }
 
+  /** Session `stale` is gone: forget it and its standalone stream (a new session opens a new one). */
+  #sessionLost(stale: string): void {
+    if (this.#sessionId !== stale) return;
+    this.#sessionId = undefined;
+    this.#serverStream?.abort();
+    this.#serverStream = undefined;
+  }
+
   async #openServerStream(): Promise<void> {
     if (this.#closed || this.#serverStream) return;
     const controller = new AbortController();
     this.#serverStream = controller;
+    let ended: Error | undefined;
     try {
       const headers = await this.#headers(undefined);
       headers.accept = 'text/event-stream';
       const response = await fetch(this.url, { method: 'GET', headers, signal: controller.signal });
       if (!response.ok || !response.body) {
         await response.body?.cancel();
-        return;
-      }
-      for await (const event of readSse(response.body)) {
-        if (event.event === 'message' && event.data !== '') {
-          this.#receiver?.message(JSON.parse(event.data) as JsonRpcMessage);
+        // 405: the server offers no standalone stream, which is allowed. 404: the session is gone.
+        if (response.status !== 404) return;
+        ended = new SessionLostError(headers['mcp-session-id'] ?? '', 'the session is gone (HTTP 404)');
+      } else {
+        for await (const event of readSse(response.body)) {
+          if (event.event === 'message' && event.data !== '') {
+            this.#receiver?.message(JSON.parse(event.data) as JsonRpcMessage);
+          }
         }
       }
-    } catch {
-      // The standalone stream is best effort: its loss costs list-change notifications only.
+    } catch (error) {
+      // The stream is best effort for a plain client (its loss costs list changes only); a gateway
+      // hears of it below.
+      ended = error instanceof Error ? error : new Error(String(error));
     }
+    if (controller.signal.aborted || this.#closed) return;
+    if (this.#serverStream === controller) this.#serverStream = undefined;
+    this.#options.onServerStreamEnd?.(ended);
   }
 
   async close(): Promise<void> {
@@ -216,7 +254,8 @@ export class HttpClientTransport implements ClientTransport {
     for (const controller of this.#inFlight) controller.abort();
     if (this.#sessionId !== undefined) {
       const headers = await this.#headers(undefined).catch(() => ({}) as Record<string, string>);
-      await fetch(this.url, { method: 'DELETE', headers })
+      // Bounded: an upstream that hangs must not hold a gateway's reconnection.
+      await fetch(this.url, { method: 'DELETE', headers, signal: AbortSignal.timeout(DELETE_WAIT_MS) })
         .then((response) => response.body?.cancel())
         .catch(() => {});
       this.#sessionId = undefined;

@@ -11,8 +11,10 @@ import { WebSocketClientTransport } from './websocket-client-transport.js';
 
 export {
   ConnectionClosedError,
+  LinkError,
   McpError,
   RequestTimeoutError,
+  SessionLostError,
   UnansweredInputError,
 } from './client-errors.js';
 export type { ClientTransport, SendOptions, TransportReceiver } from './client-transport.js';

@@ -4,7 +4,8 @@
  * The client owns what a transport must not know: the era (era-handshake.ts), the modern envelope
  * on every request, the listing cache and `Mcp-Param-*` mirroring (tool-listing.ts), multi-round
  * exchanges answered by the registered handlers (input-answers.ts), tasks (task-follower.ts),
- * progress and log routing; what it accepts is client-options.ts. Each public method is one MCP
+ * progress and log routing; a legacy session the server lost is replaced (link-recovery.ts); what
+ * it accepts is client-options.ts. Each public method is one MCP
  * request as the caller means it; the era only changes how it travels.
  */
 
@@ -17,8 +18,15 @@ import {
   type ToolCallOptions,
 } from './client-options.js';
 import type { ClientTransport } from './client-transport.js';
-import { checkProtocolChoice, handshake, modernMeta, type ServerFacts } from './era-handshake.js';
+import {
+  checkProtocolChoice,
+  handshake,
+  modernMeta,
+  type ProtocolChoice,
+  type ServerFacts,
+} from './era-handshake.js';
 import { answerInputRequests, answerQuestion, capabilitiesFor } from './input-answers.js';
+import { LinkRecovery } from './link-recovery.js';
 import { RpcPeer } from './rpc-peer.js';
 import { followTask } from './task-follower.js';
 import {
@@ -49,6 +57,14 @@ export class McpClient {
   #listing: ToolListing | undefined;
   #headers = new ToolHeaderIndex();
   #nextProgress = 1;
+  readonly #recovery = new LinkRecovery({
+    currentSession: () => (this.#peer.transport as { sessionId?: string }).sessionId,
+    renewSession: () => this.#renewSession(),
+    renewed: () => {
+      this.#listing = undefined;
+      this.#options.onSessionRenewed?.();
+    },
+  });
 
   constructor(transport: ClientTransport, options: McpClientOptions = {}) {
     checkClientOptions(options);
@@ -130,7 +146,9 @@ export class McpClient {
     try {
       if (facts.era === 'legacy') {
         const sent = Object.keys(meta).length > 0 ? { ...params, _meta: meta } : params;
-        return (await this.#peer.request(method, sent, this.#peerOptions(options))) as Params;
+        return (await this.#recovery.run(method, () =>
+          this.#peer.request(method, sent, this.#peerOptions(options)),
+        )) as Params;
       }
       if (this.#options.logLevel && facts.capabilities.logging) meta[META.logLevel] = this.#options.logLevel;
       const declared = options.capabilities
@@ -211,6 +229,15 @@ export class McpClient {
     return followTask(this.#taskPort(), result, options);
   }
 
+  /**
+   * The `Mcp-Param-*` headers a call of `name` with `args` carries by the latest listing (modern
+   * era; undefined when the listing names no such tool). A gateway forwarding a call uses it.
+   */
+  paramHeadersOf(name: string, args: Params | undefined): Record<string, string> | undefined {
+    const params = this.#headers.paramsOf(name);
+    return params && this.era === 'modern' ? paramHeaders(params, args) : undefined;
+  }
+
   listPrompts(options: CallOptions = {}): Promise<Params[]> {
     return this.#collect('prompts/list', 'prompts', options);
   }
@@ -279,6 +306,20 @@ export class McpClient {
 
   close(): Promise<void> {
     return this.#peer.close();
+  }
+
+  /** Legacy era: a new session in place of one the server lost, at the version already negotiated. */
+  async #renewSession(): Promise<void> {
+    this.#facts = await handshake(this.#peer, {
+      choice: this.#server().protocolVersion as ProtocolChoice,
+      clientInfo: this.#clientInfo,
+      capabilities: this.#capabilities,
+      timeoutMs: this.#timeout(undefined),
+    });
+    if (this.#options.logLevel && this.#facts.capabilities.logging) {
+      const timeoutMs = this.#timeout(undefined);
+      await this.#peer.request('logging/setLevel', { level: this.#options.logLevel }, { timeoutMs });
+    }
   }
 
   #taskPort() {

@@ -10,14 +10,16 @@
  * so its tasks/* requests come back here (forwarded-tasks.ts); a legacy caller's task on a modern
  * upstream is asked for the modern way and shown the legacy way (legacy-task-bridge.ts). Failures
  * a user can act on: down or failed calls answer -32603 naming the upstream; a missed deadline is
- * a tool error saying so.
+ * a tool error saying so. Errors name the mount, never its URL or command (mount-naming.ts). The
+ * call's `x-mcp-header` arguments are mirrored as `Mcp-Param-*` headers by the upstream's own
+ * listing, as any modern HTTP client must.
  */
-import { ConnectionClosedError, McpError, RequestTimeoutError } from '../client/client-errors.js';
+import { McpError, RequestTimeoutError } from '../client/client-errors.js';
 import type { ExactAnswer, ExactCallRequest } from '../tools/exact-tool.js';
 import { withTasks } from './forwarded-tasks.js';
 import { legacyTaskOf } from './legacy-task-bridge.js';
 import { relayQuestions } from './question-relay.js';
-import type { UpstreamLink } from './upstream-link.js';
+import { failedMessage, type UpstreamLink } from './upstream-link.js';
 import type { TaskOwner, UpstreamTaskRoutes } from './upstream-task-routes.js';
 
 /** What a forwarded call needs of its mount besides the connection. */
@@ -38,7 +40,7 @@ export async function forwardToolCall(
     return {
       kind: 'error',
       code: -32603,
-      message: `the upstream ${link.label} is down (${link.down()}); weft is reconnecting`,
+      message: `${link.name} is down; weft is reconnecting`,
     };
   }
   const {
@@ -63,6 +65,7 @@ export async function forwardToolCall(
       {
         signal: request.signal,
         timeoutMs: request.budgetMs,
+        headers: client.paramHeadersOf(upstreamName, rest.arguments as Record<string, unknown> | undefined),
         capabilities,
         rounds: passRounds ? 'return' : 'answer',
         input: relayQuestions(() => request),
@@ -105,15 +108,14 @@ export async function forwardToolCall(
           content: [
             {
               type: 'text',
-              text: `Tool "${upstreamName}" of ${link.label} did not finish within ${error.timeoutMs} ms (the deadline); the upstream was told to cancel`,
+              text: `Tool "${upstreamName}" of ${link.name} did not finish within ${error.timeoutMs} ms (the deadline); the upstream was told to cancel`,
             },
           ],
           isError: true,
         },
       };
     }
-    const why = error instanceof ConnectionClosedError ? error.message : (error as Error).message;
-    return { kind: 'error', code: -32603, message: `the upstream ${link.label} failed the call: ${why}` };
+    return { kind: 'error', code: -32603, message: failedMessage(link, 'the call', error) };
   } finally {
     seat.inFlight.splice(seat.inFlight.indexOf(request), 1);
   }

@@ -12,7 +12,7 @@ import { ProtocolError } from '../protocol/protocol-error.js';
 import type { ForwardedCaller } from '../router/task-methods.js';
 import { LegacyTaskBridge } from './legacy-task-bridge.js';
 import { type Asker, relayQuestions } from './question-relay.js';
-import type { UpstreamLink } from './upstream-link.js';
+import { failedMessage, type UpstreamLink } from './upstream-link.js';
 import type { UpstreamTaskRoutes } from './upstream-task-routes.js';
 
 export type ForwardedTaskMethod = 'tasks/get' | 'tasks/update' | 'tasks/cancel' | 'tasks/result';
@@ -71,10 +71,7 @@ async function forwardTaskRequest(
 ): Promise<Record<string, unknown>> {
   const client = link.client();
   if (!client || link.down() !== undefined) {
-    throw new ProtocolError(
-      -32603,
-      `the upstream ${link.label} that holds this task is down (${link.down()}); weft is reconnecting`,
-    );
+    throw new ProtocolError(-32603, `${link.name}, which holds this task, is down; weft is reconnecting`);
   }
   const { _meta: _callerMeta, ...rest } = params;
   try {
@@ -90,9 +87,6 @@ async function forwardTaskRequest(
     return answer;
   } catch (error) {
     if (error instanceof McpError) throw new ProtocolError(error.code, error.message, error.data);
-    throw new ProtocolError(
-      -32603,
-      `the upstream ${link.label} failed ${method}: ${(error as Error).message}`,
-    );
+    throw new ProtocolError(-32603, failedMessage(link, method, error, signal));
   }
 }

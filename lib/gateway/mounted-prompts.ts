@@ -36,7 +36,7 @@ export class MountedPrompts {
     const prompts = capabilityOf(client, 'prompts')
       ? await client.listPrompts().catch((error: unknown) => {
           this.#link.logError(
-            `weft gateway: could not list the prompts of ${this.#link.label}: ${(error as Error).message}`,
+            `weft gateway: could not list the prompts of ${this.#link.target}: ${(error as Error).message}`,
           );
           return undefined;
         })

@@ -5,13 +5,11 @@
  * template completions are forwarded, and the upstream's answers pass through (only each
  * contents' `uri` is translated to its published form).
  *
- * Subscriptions: the first time a client of weft subscribes to a mounted URI (legacy
- * resources/subscribe, or a modern listen stream naming it), the gateway subscribes upstream in the
- * upstream's era (resources/subscribe, or a listen stream of its own) and keeps that subscription
- * for the mount's lifetime, renewed after every reconnection; the upstream's
- * notifications/resources/updated become weft's own `resourceUpdated`, which reaches exactly the
- * weft clients subscribed to that URI. An unsubscribe is weft's alone (upstream updates nobody
- * asked for are dropped by weft's fan-out).
+ * Subscriptions: while some client of weft subscribes to a mounted URI (legacy
+ * resources/subscribe, or a modern listen stream naming it), the gateway holds one upstream
+ * subscription for it in the upstream's era, shared, bounded and released when the last subscriber
+ * leaves (upstream-subscriptions.ts); the upstream's notifications/resources/updated become weft's
+ * own `resourceUpdated`, which reaches exactly the weft clients subscribed to that URI.
  */
 import type { McpClient } from '../client/mcp-client.js';
 import type { ReadContext, ResourceContents } from '../resources/resource-definition.js';
@@ -21,6 +19,7 @@ import { withoutMeta } from './mounted-prompts.js';
 import { PublishedEntries } from './published-entries.js';
 import { ResourceUris } from './resource-uris.js';
 import { capabilityOf, forward, type UpstreamLink } from './upstream-link.js';
+import { UpstreamSubscriptions } from './upstream-subscriptions.js';
 
 type Listed = Record<string, unknown>;
 
@@ -31,14 +30,18 @@ export class MountedResources {
   readonly #uris: ResourceUris;
   /** Published URIs and templates. */
   readonly #published: PublishedEntries;
-  /** Upstream URIs some weft client subscribed to. */
-  readonly #watched = new Set<string>();
-  /** The upstream listen streams (modern) carrying those subscriptions, on the current connection. */
-  #streams: AbortController[] = [];
+  /** The upstream subscriptions held for weft's subscribers. */
+  readonly #subscriptions: UpstreamSubscriptions;
   #warned = false;
 
-  constructor(link: UpstreamLink, registry: ResourceRegistry, updated: (uri: string) => void) {
+  constructor(
+    link: UpstreamLink,
+    registry: ResourceRegistry,
+    updated: (uri: string) => void,
+    maxWatchedUris?: number,
+  ) {
     this.#link = link;
+    this.#subscriptions = new UpstreamSubscriptions(link, maxWatchedUris);
     this.#registry = registry;
     this.#updated = updated;
     this.#uris = new ResourceUris(link.namespace);
@@ -55,15 +58,19 @@ export class MountedResources {
     });
   }
 
-  /** The connection is up (again): renews every upstream subscription on it. */
+  /** The connection is up (again): renews the upstream subscriptions someone still holds. */
   connected(): void {
-    for (const stream of this.#streams.splice(0)) stream.abort();
-    for (const uri of this.#watched) this.#subscribe(uri);
+    this.#subscriptions.connected();
   }
 
-  /** The connection went down: its listen streams end with it. */
+  /** The connection went down: its upstream subscriptions end with it. */
   disconnected(): void {
-    for (const stream of this.#streams.splice(0)) stream.abort();
+    this.#subscriptions.disconnected();
+  }
+
+  /** Upstream URIs watched now for weft's subscribers. */
+  get watchedUris(): number {
+    return this.#subscriptions.size;
   }
 
   async sync(): Promise<void> {
@@ -73,7 +80,7 @@ export class MountedResources {
     const list = (what: Promise<Listed[]>, kind: string) =>
       what.catch((error: unknown) => {
         this.#link.logError(
-          `weft gateway: could not list the ${kind} of ${this.#link.label}: ${(error as Error).message}`,
+          `weft gateway: could not list the ${kind} of ${this.#link.target}: ${(error as Error).message}`,
         );
         return undefined;
       });
@@ -83,7 +90,7 @@ export class MountedResources {
     ]);
     if (!resources || !templates) return;
     if (this.#uris.problem && resources.length + templates.length > 0) {
-      if (!this.#warned) this.#link.logError(`weft gateway: ${this.#uris.problem} (${this.#link.label})`);
+      if (!this.#warned) this.#link.logError(`weft gateway: ${this.#uris.problem} (${this.#link.target})`);
       this.#warned = true;
       return;
     }
@@ -99,7 +106,7 @@ export class MountedResources {
     const key = this.#uris.publish(upstreamKey);
     if (key === undefined) {
       this.#link.logError(
-        `weft gateway: ${upstreamKey} of ${this.#link.label} has no URI scheme to put namespace "${this.#link.namespace}" on; not mounted`,
+        `weft gateway: ${upstreamKey} of ${this.#link.target} has no URI scheme to put namespace "${this.#link.namespace}" on; not mounted`,
       );
       return;
     }
@@ -143,35 +150,13 @@ export class MountedResources {
     });
   }
 
-  #watch(publishedUri: string): void {
-    const uri = this.#uris.upstream(publishedUri);
-    if (this.#watched.has(uri)) return;
-    this.#watched.add(uri);
-    if (this.#link.down() === undefined) this.#subscribe(uri);
-  }
-
-  /** Subscribes upstream to `uri` on the current connection, in its era. */
-  #subscribe(uri: string): void {
-    const client = this.#link.client();
-    if (!client || capabilityOf(client, 'resources')?.subscribe !== true) return;
-    const failed = (error: unknown) =>
-      this.#link.logError(
-        `weft gateway: could not subscribe to ${uri} on ${this.#link.label}: ${(error as Error).message}`,
-      );
-    if (client.era === 'legacy') {
-      client.subscribeResource(uri).catch(failed);
-      return;
-    }
-    const stream = new AbortController();
-    this.#streams.push(stream);
-    client.listen({ resourceSubscriptions: [uri] }, { signal: stream.signal }).catch((error: unknown) => {
-      if (!stream.signal.aborted) failed(error);
-    });
+  #watch(publishedUri: string): () => void {
+    return this.#subscriptions.acquire(this.#uris.upstream(publishedUri));
   }
 
   /** Unmounts: the resources and templates leave the listing, the upstream streams end. */
   close(): void {
-    this.disconnected();
+    this.#subscriptions.close();
     this.#published.clear();
   }
 }

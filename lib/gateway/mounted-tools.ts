@@ -45,7 +45,7 @@ export class MountedTools {
     if (!client) return;
     const tools = await client.listTools({ refresh: true }).catch((error: unknown) => {
       this.#link.logError(
-        `weft gateway: could not list the tools of ${this.#link.label}: ${(error as Error).message}`,
+        `weft gateway: could not list the tools of ${this.#link.target}: ${(error as Error).message}`,
       );
       return undefined;
     });

@@ -3,10 +3,17 @@
  * that publish what it offers on that connection.
  *
  * - This module owns the connection: connect (era probed or chosen), the modern upstream's
- *   `subscriptions/listen` stream for the list changes it offers, and death: weft reconnects with
- *   backoff (100 ms doubling to `maxBackoffMs`, 5 s by default) and re-reads every listing; what was
- *   published stays listed meanwhile, so names are stable, and calls answer -32603 naming the
- *   upstream.
+ *   `subscriptions/listen` stream for the list changes it offers, and the link's loss. The link is
+ *   lost when the connection closes (a stdio upstream exits, a WebSocket drops), when a request
+ *   meets a broken wire (the upstream unreachable, an answer stream cut: `LinkError`), when the
+ *   modern listen stream ends or the legacy standalone GET stream ends. Then weft closes the old
+ *   connection, reconnects with backoff (100 ms doubling to `maxBackoffMs`, 5 s by default) and
+ *   re-reads every listing, dropping what the upstream no longer has (which tells weft's clients
+ *   list_changed). A legacy session the upstream lost (404) is renewed by the client itself
+ *   (client/link-recovery.ts) and the listings re-read the same way. While the link is down, what
+ *   was published stays listed, so names are stable, and calls answer -32603 naming the mount.
+ * - Names: clients' errors name the mount (label or namespace), the log its target with secrets
+ *   masked (mount-naming.ts).
  * - Tools: mounted-tools.ts (listing sync) and forward-tool-call.ts (each call, with its deadline,
  *   cancel, progress and the caller's own capabilities). Prompts, resources and templates:
  *   mounted-prompts.ts and mounted-resources.ts. All reach the connection through one
@@ -17,27 +24,35 @@
  *   upstream's questions carry no request id: they go to the most recent call in flight on this
  *   upstream (exact with one call at a time; a documented limit beyond).
  */
+import { ConnectionClosedError, LinkError, McpError, SessionLostError } from '../client/client-errors.js';
 import { McpClient } from '../client/mcp-client.js';
 import type { ForwardedCaller } from '../router/task-methods.js';
 import type { ExactCallRequest } from '../tools/exact-tool.js';
 import type { ToolRegistry } from '../tools/tool-registry.js';
 import { forwardToolCall } from './forward-tool-call.js';
 import { type ForwardedTaskMethod, forwardTask } from './forwarded-tasks.js';
+import { MountNaming } from './mount-naming.js';
 import { checkMountOptions, type MountOptions, type MountPrimitives } from './mount-options.js';
 import { MountedPrompts } from './mounted-prompts.js';
 import { MountedResources } from './mounted-resources.js';
 import { MountedTools } from './mounted-tools.js';
 import { relayQuestions } from './question-relay.js';
 import type { UpstreamLink } from './upstream-link.js';
-import { describeUpstream, transportOf, type Upstream } from './upstream-target.js';
+import { transportOf, type Upstream } from './upstream-target.js';
 import { UpstreamTaskRoutes } from './upstream-task-routes.js';
 
 export type { MountOptions, MountPrimitives } from './mount-options.js';
 
+/** Errors that say the wire itself failed (not the upstream's answer, not a slow upstream). */
+const isLinkFailure = (error: unknown) =>
+  error instanceof LinkError || error instanceof SessionLostError || error instanceof ConnectionClosedError;
+
 export class MountedUpstream {
+  /** How clients' errors name this mount. */
   readonly label: string;
   readonly #upstream: Upstream;
   readonly #options: MountOptions;
+  readonly #naming: MountNaming;
   readonly #logError: (message: string) => void;
   readonly #link: UpstreamLink;
   readonly #inFlight: ExactCallRequest[] = [];
@@ -65,14 +80,19 @@ export class MountedUpstream {
     transportOf(upstream); // refuses an upstream of the wrong shape now, not at the first connection
     this.#upstream = upstream;
     this.#options = options;
-    this.#logError = logError;
-    this.label = describeUpstream(upstream);
+    this.#naming = new MountNaming(upstream, options.label ?? options.namespace);
+    this.#logError = (message) => logError(this.#naming.redact(message));
+    this.label = this.#naming.publicName;
     const link: UpstreamLink = {
-      label: this.label,
+      name: this.#naming.publicName,
+      target: this.#naming.target,
       namespace: options.namespace,
       client: () => this.#client,
       down: () => this.#down,
-      logError,
+      logError: this.#logError,
+      lost: (error) => {
+        if (this.#client && isLinkFailure(error)) this.#lostLink(this.#client, error);
+      },
     };
     this.#link = link;
     const seat = { routes: this.#taskRoutes, inFlight: this.#inFlight };
@@ -81,7 +101,12 @@ export class MountedUpstream {
     );
     if (primitives) {
       this.#prompts = new MountedPrompts(link, primitives.prompts);
-      this.#resources = new MountedResources(link, primitives.resources, primitives.resourceUpdated);
+      this.#resources = new MountedResources(
+        link,
+        primitives.resources,
+        primitives.resourceUpdated,
+        options.maxWatchedUris,
+      );
     }
   }
 
@@ -97,29 +122,69 @@ export class MountedUpstream {
   }
 
   async #connect(): Promise<void> {
-    const client = new McpClient(transportOf(this.#upstream), {
+    let client: McpClient | undefined;
+    const transport = transportOf(this.#upstream, {
+      onServerStreamEnd: (error) => {
+        if (client)
+          this.#lostLink(client, error ?? new LinkError('the upstream ended its standalone stream'));
+      },
+    });
+    client = new McpClient(transport, {
       name: 'weft-gateway',
       protocol: this.#options.protocol ?? 'auto',
       timeoutMs: 30_000,
       logLevel: 'debug',
       onLog: (params) => this.#current()?.log(params as Parameters<ExactCallRequest['log']>[0]),
       ...relayQuestions(() => this.#current()),
-      onClose: (error) => this.#onClose(client, error),
+      onClose: (error) => {
+        if (client) this.#lostLink(client, error ?? new ConnectionClosedError('the connection closed'));
+      },
+      onSessionRenewed: () => void this.#relist(),
     });
-    await client.connect();
+    try {
+      await client.connect();
+    } catch (error) {
+      await client.close().catch(() => {});
+      throw error;
+    }
     this.#client = client;
     this.#tools.attach(client);
     this.#prompts?.attach(client);
     this.#resources?.attach(client);
-    await Promise.all([this.#tools.sync(), this.#prompts?.sync(), this.#resources?.sync()]);
+    await this.#relist();
+    if (this.#client !== client) return; // lost again while listing
     this.#down = undefined;
     this.#backoffMs = 100;
-    this.#resources?.connected();
     const changes = listChangesOf(client, this.#prompts !== undefined);
-    if (client.era === 'modern' && Object.keys(changes).length > 0) {
-      this.#listen = new AbortController();
-      client.listen(changes, { signal: this.#listen.signal }).catch(() => {});
-    }
+    if (client.era === 'modern' && Object.keys(changes).length > 0) this.#openListen(client, changes);
+  }
+
+  /** Re-reads every listing (dropping what the upstream no longer has) and renews subscriptions. */
+  async #relist(): Promise<void> {
+    await Promise.all([this.#tools.sync(), this.#prompts?.sync(), this.#resources?.sync()]);
+    this.#resources?.connected();
+  }
+
+  /**
+   * The modern upstream's listen stream for list changes. It lives as long as the link: its end
+   * (the upstream answered it, or its stream broke) means the upstream went away.
+   */
+  #openListen(client: McpClient, changes: Record<string, true>): void {
+    const listen = new AbortController();
+    this.#listen = listen;
+    const ended = (error: unknown) => {
+      if (listen.signal.aborted) return;
+      if (error instanceof McpError) {
+        this.#logError(
+          `weft gateway: ${this.#naming.target} refused subscriptions/listen (${error.message}); its list changes are read on reconnection only`,
+        );
+        return;
+      }
+      this.#lostLink(client, error ?? new LinkError('the upstream ended its listen stream'));
+    };
+    client
+      .request('subscriptions/listen', { notifications: changes }, { signal: listen.signal, timeoutMs: 0 })
+      .then(() => ended(undefined), ended);
   }
 
   /** The most recent call in flight: where logs and a legacy upstream's questions go. */
@@ -141,13 +206,20 @@ export class MountedUpstream {
     return forwardTask(this.#link, this.#taskRoutes, method, params, caller, signal);
   }
 
-  #onClose(client: McpClient, error: Error | undefined): void {
-    if (this.#client !== client && this.#client !== undefined) return;
+  /**
+   * The link over `client` is lost (`error` says how): once per connection, the connection is
+   * closed and a new one scheduled. A client that is not the current one is already replaced.
+   */
+  #lostLink(client: McpClient, error: unknown): void {
+    if (this.#closed || client !== this.#client || this.#down !== undefined) return;
+    const why = error instanceof Error ? error.message : String(error);
+    this.#down = why;
     this.#listen?.abort();
     this.#resources?.disconnected();
-    if (this.#closed) return;
-    this.#down = error?.message ?? 'the connection closed';
-    this.#logError(`weft gateway: the upstream ${this.label} is down (${this.#down}); reconnecting`);
+    this.#logError(
+      `weft gateway: lost the link to ${this.#naming.target} (${this.label}): ${why}; reconnecting`,
+    );
+    void client.close().catch(() => {});
     this.#scheduleReconnect();
   }
 

@@ -1,9 +1,11 @@
 /**
  * What a mounted upstream's tools, prompts and resources (mounted-tools.ts, forward-tool-call.ts,
  * forwarded-tasks.ts, mounted-prompts.ts, mounted-resources.ts) need of its connection; and the one
- * way prompts and resources forward a request over it: refused with -32603 naming
- * the upstream while it is down, the upstream's JSON-RPC error passed through with its code and
- * data, anything else (a timeout, a dropped connection) a -32603 that says what happened.
+ * way prompts and resources forward a request over it: refused with -32603 naming the mount while
+ * it is down, the upstream's JSON-RPC error passed through with its code and data, anything else (a
+ * timeout, a dropped connection) a -32603 that says what happened to the mount, with the detail
+ * (which names the upstream's URL or command) in the log only (mount-naming.ts). A broken wire is
+ * reported to the mount (`lost`), which reconnects.
  */
 import { McpError } from '../client/client-errors.js';
 import type { InputHandlers } from '../client/input-answers.js';
@@ -13,14 +15,19 @@ import { ProtocolError } from '../protocol/protocol-error.js';
 import type { ClientAsking } from '../tools/tool-context.js';
 
 export interface UpstreamLink {
-  /** How the upstream is named in messages (its command or URL). */
-  readonly label: string;
+  /** How clients' errors name the mount (`the mount "label"`), never its URL or command. */
+  readonly name: string;
+  /** How the log names the upstream: its URL or command line, secrets masked. */
+  readonly target: string;
   readonly namespace: string | undefined;
   /** The connected client, if any. */
   client(): McpClient | undefined;
   /** Why the upstream is down, or undefined while it is up. */
   down(): string | undefined;
+  /** Logs `message` with the upstream's secrets masked. */
   logError(message: string): void;
+  /** A request met a broken wire (`error`): the mount treats the link as lost and reconnects. */
+  lost(error: unknown): void;
 }
 
 /**
@@ -55,10 +62,7 @@ export async function forward(
   const client = link.client();
   const down = link.down();
   if (!client || down !== undefined) {
-    throw new ProtocolError(
-      ErrorCode.InternalError,
-      `the upstream ${link.label} is down (${down ?? 'not connected'}); weft is reconnecting`,
-    );
+    throw new ProtocolError(ErrorCode.InternalError, `${link.name} is down; weft is reconnecting`);
   }
   try {
     // The upstream's era markers are its own; this server's answer gets this server's.
@@ -69,11 +73,26 @@ export async function forward(
     return result;
   } catch (error) {
     if (error instanceof McpError) throw new ProtocolError(error.code, error.message, error.data);
-    throw new ProtocolError(
-      ErrorCode.InternalError,
-      `the upstream ${link.label} failed ${method}: ${(error as Error)?.message ?? String(error)}`,
-    );
+    throw new ProtocolError(ErrorCode.InternalError, failedMessage(link, method, error, signal));
   }
+}
+
+/**
+ * What a client reads when a forwarded request failed other than by the upstream's own error; the
+ * detail goes to the log, and a broken wire is reported as a lost link.
+ */
+export function failedMessage(
+  link: UpstreamLink,
+  what: string,
+  error: unknown,
+  signal?: AbortSignal,
+): string {
+  const detail = error instanceof Error ? error.message : String(error);
+  if (!signal?.aborted) {
+    link.logError(`weft gateway: ${link.target} (${link.name}) failed ${what}: ${detail}`);
+    link.lost(error);
+  }
+  return `${link.name} failed ${what}; the gateway's log says why`;
 }
 
 /** The upstream's capability for `kind` (prompts, resources), when it declared one. */

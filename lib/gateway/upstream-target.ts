@@ -24,19 +24,22 @@ export interface UrlUpstream {
 
 export type Upstream = CommandUpstream | UrlUpstream | string | URL | Connectable;
 
-export function describeUpstream(upstream: Upstream): string {
-  if (typeof upstream === 'string' || upstream instanceof URL) return String(upstream);
-  if ('command' in upstream) return [upstream.command, ...(upstream.args ?? [])].join(' ');
-  if ('url' in upstream) return String(upstream.url);
-  return 'an in-process server';
+/** What a mount hears of its transport besides messages. */
+export interface TransportHooks {
+  /** An HTTP upstream's standalone (legacy GET) stream ended while the link was open. */
+  onServerStreamEnd?: (error: Error | undefined) => void;
 }
 
-export function transportOf(upstream: Upstream): ClientTransport {
-  if (typeof upstream === 'string' || upstream instanceof URL) return transportOf({ url: upstream });
+export function transportOf(upstream: Upstream, hooks: TransportHooks = {}): ClientTransport {
+  if (typeof upstream === 'string' || upstream instanceof URL) return transportOf({ url: upstream }, hooks);
   if ('command' in upstream) return new StdioClientTransport({ ...upstream, stderr: 'inherit' });
   if ('url' in upstream) {
     const url = new URL(upstream.url);
-    const options = { headers: upstream.headers, token: upstream.token };
+    const options = {
+      headers: upstream.headers,
+      token: upstream.token,
+      onServerStreamEnd: hooks.onServerStreamEnd,
+    };
     return url.protocol === 'ws:' || url.protocol === 'wss:'
       ? new WebSocketClientTransport(url, options)
       : new HttpClientTransport(url, options);

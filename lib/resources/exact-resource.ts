@@ -14,8 +14,12 @@ interface ExactSource {
    * upstream's questions go to the client through `ctx` (elicit, sample, roots).
    */
   read(uri: string, ctx: ReadContext): Promise<ResourceContents[]>;
-  /** A client subscribed to `uri` (published), on either era's path: subscribe upstream too. */
-  watch(uri: string): void;
+  /**
+   * A client subscribed to `uri` (published), on either era's path: subscribe upstream too. The
+   * returned release is called once when that client's subscription ends. Throws when the mount's
+   * cap on watched URIs is reached.
+   */
+  watch(uri: string): () => void;
 }
 
 export interface ExactResourceSpec extends ExactSource {

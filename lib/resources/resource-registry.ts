@@ -211,8 +211,8 @@ export class ResourceRegistry {
    * A client subscribed to `uri` (resources/subscribe, or a listen stream naming it): when a
    * mounted resource or template answers it, the upstream is subscribed too.
    */
-  watch(uri: string): void {
-    this.#answering(uri)?.watch(uri);
+  watch(uri: string): () => void {
+    return this.#answering(uri)?.watch(uri) ?? (() => {});
   }
 
   /** The mounted source that would answer `uri`, if a mounted one would. */

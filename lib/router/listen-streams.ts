@@ -63,8 +63,11 @@ export interface ListenStreamOptions {
   hasResource: (uri: string) => boolean;
   /** The scopes reading `uri` needs (resource-registry.ts scopesOf). */
   scopesOf?: (uri: string) => readonly string[] | undefined;
-  /** A stream was granted `uri`: a mounted resource subscribes upstream (resource-registry.ts watch). */
-  watch?: (uri: string) => void;
+  /**
+   * A stream was granted `uri`: a mounted resource subscribes upstream (resource-registry.ts
+   * watch); the returned release is called when the stream ends. May throw (a mount's cap).
+   */
+  watch?: (uri: string) => () => void;
   /** Streams open at once on one session or connection (default 64). */
   maxPerConnection?: number;
   /** Streams open at once on the server (default 10,000). */
@@ -214,6 +217,13 @@ export class ListenStreams {
       new Set(granted.taskIds),
       scope.principal === undefined ? undefined : principalKey(scope.principal),
     );
+    const releases: (() => void)[] = [];
+    try {
+      for (const uri of stream.uris) if (this.#options.watch) releases.push(this.#options.watch(uri));
+    } catch (error) {
+      for (const release of releases) release();
+      throw error;
+    }
     const cancellation = session.begin(request.id);
     sink.send(
       notification('notifications/subscriptions/acknowledged', {
@@ -223,7 +233,6 @@ export class ListenStreams {
     );
     this.#streams.set(stream, cancellation);
     this.#perSession.set(session, (this.#perSession.get(session) ?? 0) + 1);
-    for (const uri of stream.uris) this.#options.watch?.(uri);
     return new Promise<unknown>((resolve) => {
       cancellation.onCancel((reason: CancelReason) => {
         this.#streams.delete(stream);
@@ -231,6 +240,7 @@ export class ListenStreams {
         if (left <= 0) this.#perSession.delete(session);
         else this.#perSession.set(session, left);
         stream.close();
+        for (const release of releases) release();
         session.end(request.id);
         // The client that cancelled (or is gone) expects nothing; the server ending the stream
         // answers the request, which tells the client it ended on purpose.

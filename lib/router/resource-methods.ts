@@ -90,12 +90,13 @@ export function addResourceMethods(
         throw ProtocolError.invalidParams(`Cannot subscribe to ${uri}: no resource has that URI`);
       }
       checkScopes(ctx, uri);
-      session.subscriptions.add(uri);
-      registry.watch(uri);
+      if (!session.subscriptions.has(uri)) session.subscriptions.set(uri, registry.watch(uri));
       return {};
     })
     .method('resources/unsubscribe', ({ session, params }) => {
-      session.subscriptions.delete(requireUri(params, 'resources/unsubscribe'));
+      const uri = requireUri(params, 'resources/unsubscribe');
+      session.subscriptions.get(uri)?.();
+      session.subscriptions.delete(uri);
       return {};
     });
 }

@@ -40,8 +40,11 @@ export class Session {
   initialized = false;
   /** Index into LOG_LEVELS of the least severe level to send; 0 sends everything. */
   minLogLevel = 0;
-  /** Resource URIs this client subscribed to with `resources/subscribe`. */
-  readonly subscriptions = new Set<string>();
+  /**
+   * Resource URIs this client subscribed to with `resources/subscribe`, each with what releases
+   * its upstream subscription (a mounted resource's) when the client unsubscribes or leaves.
+   */
+  readonly subscriptions = new Map<string, () => void>();
   readonly #inFlight = new Map<RequestId, Cancellation>();
   readonly #clientRequests = new ClientRequestTable();
   #closed = false;
@@ -147,6 +150,8 @@ export class Session {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    for (const release of this.subscriptions.values()) release();
+    this.subscriptions.clear();
     this.cancelAll('cancelled');
     this.#clientRequests.rejectAll(
       () => new ProtocolError(-32000, 'The session closed before the client answered'),

@@ -156,7 +156,9 @@ before(async () => {
     await server.mount(upstream.httpUrl, namespaced ? { namespace: 'w' } : {});
     await server.mount(
       sdkUpstream(),
-      namespaced ? { namespace: 's', maxBackoffMs: 200 } : { maxBackoffMs: 200 },
+      namespaced
+        ? { namespace: 's', label: 'sdk-memo', maxBackoffMs: 200 }
+        : { label: 'sdk-memo', maxBackoffMs: 200 },
     );
     await server.listen({ http: { port: 0, host: '127.0.0.1' }, handleSignals: false });
     gateways.push({ naming, server, url: `http://127.0.0.1:${server.addresses.http?.port}/mcp` });
@@ -323,11 +325,13 @@ for (const naming of [NAMESPACED, VERBATIM]) {
       client.getPrompt(naming.prompt('s', 'greet'), { who: 'x' }),
       (error: Error & { code?: number }) => {
         assert.equal(error.code, -32603);
-        assert.match(error.message, /sdk1-primitives-server/);
+        // Named by its label, never by its command line (which may carry secrets).
+        assert.match(error.message, /the mount "sdk-memo"/);
+        assert.doesNotMatch(error.message, /sdk1-primitives-server/);
         return true;
       },
     );
-    await assert.rejects(client.read(naming.uri('s', 'memo://today')), /sdk1-primitives-server.*down|down/);
+    await assert.rejects(client.read(naming.uri('s', 'memo://today')), /the mount "sdk-memo" is down/);
     let answer = '';
     for (let i = 0; i < 200 && answer !== 'Hello back'; i++) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -367,7 +371,7 @@ describe('mounted primitives are sealed and paged by weft', () => {
     const { PromptRegistry } = await import('../../lib/prompts/prompt-registry.js');
     const { ResourceRegistry } = await import('../../lib/resources/resource-registry.js');
     const forged = Symbol('weft.exact-tool-registration') as never;
-    const reader = { read: async () => [], watch: () => {} };
+    const reader = { read: async () => [], watch: () => () => {} };
     assert.throws(
       () =>
         new PromptRegistry(() => {}).addExact(forged, {
