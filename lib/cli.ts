@@ -9,81 +9,45 @@
  *   weft worker ./dist/my-server.js --redis redis://127.0.0.1:6379 [--threads N] [--queue NAME]
  *   weft dev ./src/my-server.ts [--http 3000]     (restarts on every change; lib/dev/)
  *   weft list | inspect <target>, weft call <target> <tool> key=value ...   (lib/client-commands/)
+ *
+ * What it prints when it fails, and its exit codes, are cli/cli-failure.ts's.
  */
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { explain, UsageError } from './cli/cli-failure.js';
+import { runServeCommand, SERVE_USAGE } from './cli/serve-command.js';
 import { CLIENT_USAGE, runClientCommand } from './client-commands/client-commands.js';
 import { DEV_USAGE, runDevCommand } from './dev/dev-command.js';
 import { runWorkerCommand, WORKER_USAGE } from './fleet/worker-command.js';
-import { McpServer } from './server.js';
 
-const USAGE = `usage: weft serve <module.js> (--stdio | --http PORT [--ws PORT]) [--host HOST] [--allowed-hosts LIST|any] [--allowed-origins LIST|any]\n       ${WORKER_USAGE}\n       ${DEV_USAGE}\n       ${CLIENT_USAGE}\n       weft --help | --version`;
+const USAGE = `usage: ${SERVE_USAGE}\n       ${WORKER_USAGE}\n       ${DEV_USAGE}\n       ${CLIENT_USAGE}\n       weft --help | --version`;
 
+/** Resolves with the exit code, or -1 while it serves (the process then lives on). */
 async function main(argv: string[]): Promise<number> {
-  if (argv[0] === 'worker') return runWorkerCommand(argv.slice(1));
-  if (argv[0] === 'dev') return runDevCommand(argv.slice(1));
-  if (argv[0] === 'list' || argv[0] === 'call' || argv[0] === 'inspect') {
-    return runClientCommand(argv[0], argv.slice(1));
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      await runServeCommand(rest);
+      return -1;
+    case 'worker':
+      return runWorkerCommand(rest);
+    case 'dev':
+      return runDevCommand(rest);
+    case 'list':
+    case 'call':
+    case 'inspect':
+      return runClientCommand(command, rest);
+    case '--help':
+    case '-h':
+    case 'help':
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
+    case '--version':
+      process.stdout.write('weft 0.1.0\n');
+      return 0;
+    case undefined:
+      throw new UsageError('which command? serve, dev, worker, list, call or inspect');
+    default:
+      throw new UsageError(`unknown command "${command}"`);
   }
-  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    process.stdout.write(`${USAGE}\n`);
-    return 0;
-  }
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      stdio: { type: 'boolean', default: false },
-      http: { type: 'string' },
-      ws: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      // Behind a balancer, or on a public name, requests carry a Host that is not this machine's:
-      // DNS-rebinding protection refuses it unless it is listed.
-      'allowed-hosts': { type: 'string' },
-      'allowed-origins': { type: 'string' },
-      version: { type: 'boolean', default: false },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.version) {
-    process.stdout.write('weft 0.1.0\n');
-    return 0;
-  }
-  const [command, file] = positionals;
-  const port = (text: string | undefined) => (text === undefined ? undefined : Number(text));
-  const http = port(values.http);
-  const ws = port(values.ws);
-  const badPort = [http, ws].some((value) => value !== undefined && !(Number.isInteger(value) && value >= 0));
-  if (
-    command !== 'serve' ||
-    file === undefined ||
-    badPort ||
-    !(values.stdio || http !== undefined || ws !== undefined)
-  ) {
-    process.stderr.write(`${USAGE}\n`);
-    return 2;
-  }
-  const module = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
-  const exported = typeof module.default === 'function' ? await module.default() : module.default;
-  if (!(exported instanceof McpServer)) {
-    process.stderr.write(`weft: ${file} must default-export an McpServer, or a function that returns one\n`);
-    return 2;
-  }
-  const list = (text: string | undefined) =>
-    text === undefined ? undefined : text === 'any' ? ('any' as const) : text.split(',').filter(Boolean);
-  const allowedHosts = list(values['allowed-hosts']);
-  const allowedOrigins = list(values['allowed-origins']);
-  const guard = {
-    ...(allowedHosts === undefined ? {} : { allowedHosts }),
-    ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
-  };
-  await exported.listen({
-    stdio: values.stdio,
-    ...(http === undefined ? {} : { http: { port: http, host: values.host, ...guard } }),
-    ...(ws === undefined ? {} : { ws: { port: ws, host: values.host, ...guard } }),
-  });
-  return -1;
 }
 
 main(process.argv.slice(2)).then(
@@ -91,7 +55,8 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   (error: unknown) => {
-    process.stderr.write(`weft: ${(error as Error)?.message ?? String(error)}\n${USAGE}\n`);
-    process.exit(2);
+    const { text, exitCode, usage } = explain(error);
+    process.stderr.write(`${text}\n${usage ? `${USAGE}\n` : ''}`);
+    process.exit(exitCode);
   },
 );

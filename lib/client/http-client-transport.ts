@@ -137,7 +137,7 @@ export class HttpClientTransport implements ClientTransport {
       if (controller.signal.aborted) return;
       throw error instanceof Error && error.name !== 'TypeError'
         ? error
-        : new Error(`POST ${this.url.href} failed: ${(error as Error).message}`);
+        : new Error(`POST ${this.url.href} failed: ${(error as Error).message}`, { cause: error });
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
       this.#inFlight.delete(controller);
