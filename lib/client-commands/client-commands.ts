@@ -1,6 +1,6 @@
 /**
  * `weft list`, `weft call` and `weft inspect`: any MCP server, in either era, from the shell,
- * through weft's own client (`weft/client`).
+ * through weft's own client (`weft-mcp/client`).
  *
  *   weft list <target>                      tools, one a line (name and description)
  *   weft call <target> <tool> key=value ... the result: text as text, anything else as JSON
