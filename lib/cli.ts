@@ -9,13 +9,13 @@
  *   weft worker ./dist/my-server.js --redis redis://127.0.0.1:6379 [--threads N] [--queue NAME]
  *   weft dev ./src/my-server.ts [--http 3000]     (restarts on every change; lib/dev/)
  *   weft list | inspect <target>, weft call <target> <tool> key=value ...   (lib/client-commands/)
+ *
+ * What it prints when it fails, and its exit codes, are cli/cli-failure.ts's.
  */
 // First, for its side effect: the compile cache must be on before the other modules load.
 import './compile-cache.js';
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
-import { McpServer } from './server.js';
+import { explain, UsageError } from './cli/cli-failure.js';
+import { runServeCommand, SERVE_USAGE } from './cli/serve-command.js';
 
 // The other commands load only when named: `weft serve --stdio`, spawned at every start of a
 // desktop client, loads neither the client, nor `weft dev`'s builder, nor the fleet.
@@ -29,73 +29,37 @@ async function usage(): Promise<string> {
     devCommand(),
     clientCommands(),
   ]);
-  return `usage: weft serve <module.js> (--stdio | --http PORT [--ws PORT]) [--host HOST] [--allowed-hosts LIST|any] [--allowed-origins LIST|any]\n       ${WORKER_USAGE}\n       ${DEV_USAGE}\n       ${CLIENT_USAGE}\n       weft --help | --version`;
+  return `usage: ${SERVE_USAGE}\n       ${WORKER_USAGE}\n       ${DEV_USAGE}\n       ${CLIENT_USAGE}\n       weft --help | --version`;
 }
 
+/** Resolves with the exit code, or -1 while it serves (the process then lives on). */
 async function main(argv: string[]): Promise<number> {
-  if (argv[0] === 'worker') return (await workerCommand()).runWorkerCommand(argv.slice(1));
-  if (argv[0] === 'dev') return (await devCommand()).runDevCommand(argv.slice(1));
-  if (argv[0] === 'list' || argv[0] === 'call' || argv[0] === 'inspect') {
-    return (await clientCommands()).runClientCommand(argv[0], argv.slice(1));
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      await runServeCommand(rest);
+      return -1;
+    case 'worker':
+      return (await workerCommand()).runWorkerCommand(rest);
+    case 'dev':
+      return (await devCommand()).runDevCommand(rest);
+    case 'list':
+    case 'call':
+    case 'inspect':
+      return (await clientCommands()).runClientCommand(command, rest);
+    case '--help':
+    case '-h':
+    case 'help':
+      process.stdout.write(`${await usage()}\n`);
+      return 0;
+    case '--version':
+      process.stdout.write('weft 0.1.0\n');
+      return 0;
+    case undefined:
+      throw new UsageError('which command? serve, dev, worker, list, call or inspect');
+    default:
+      throw new UsageError(`unknown command "${command}"`);
   }
-  if (argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-    process.stdout.write(`${await usage()}\n`);
-    return 0;
-  }
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      stdio: { type: 'boolean', default: false },
-      http: { type: 'string' },
-      ws: { type: 'string' },
-      host: { type: 'string', default: '127.0.0.1' },
-      // Behind a balancer, or on a public name, requests carry a Host that is not this machine's:
-      // DNS-rebinding protection refuses it unless it is listed.
-      'allowed-hosts': { type: 'string' },
-      'allowed-origins': { type: 'string' },
-      version: { type: 'boolean', default: false },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.version) {
-    process.stdout.write('weft 0.1.0\n');
-    return 0;
-  }
-  const [command, file] = positionals;
-  const port = (text: string | undefined) => (text === undefined ? undefined : Number(text));
-  const http = port(values.http);
-  const ws = port(values.ws);
-  const badPort = [http, ws].some((value) => value !== undefined && !(Number.isInteger(value) && value >= 0));
-  if (
-    command !== 'serve' ||
-    file === undefined ||
-    badPort ||
-    !(values.stdio || http !== undefined || ws !== undefined)
-  ) {
-    process.stderr.write(`${await usage()}\n`);
-    return 2;
-  }
-  const module = (await import(pathToFileURL(resolve(file)).href)) as { default?: unknown };
-  const exported = typeof module.default === 'function' ? await module.default() : module.default;
-  if (!(exported instanceof McpServer)) {
-    process.stderr.write(`weft: ${file} must default-export an McpServer, or a function that returns one\n`);
-    return 2;
-  }
-  const list = (text: string | undefined) =>
-    text === undefined ? undefined : text === 'any' ? ('any' as const) : text.split(',').filter(Boolean);
-  const allowedHosts = list(values['allowed-hosts']);
-  const allowedOrigins = list(values['allowed-origins']);
-  const guard = {
-    ...(allowedHosts === undefined ? {} : { allowedHosts }),
-    ...(allowedOrigins === undefined ? {} : { allowedOrigins }),
-  };
-  await exported.listen({
-    stdio: values.stdio,
-    ...(http === undefined ? {} : { http: { port: http, host: values.host, ...guard } }),
-    ...(ws === undefined ? {} : { ws: { port: ws, host: values.host, ...guard } }),
-  });
-  return -1;
 }
 
 main(process.argv.slice(2)).then(
@@ -103,7 +67,8 @@ main(process.argv.slice(2)).then(
     if (code >= 0) process.exit(code);
   },
   async (error: unknown) => {
-    process.stderr.write(`weft: ${(error as Error)?.message ?? String(error)}\n${await usage()}\n`);
-    process.exit(2);
+    const { text, exitCode, usage: showUsage } = explain(error);
+    process.stderr.write(`${text}\n${showUsage ? `${await usage()}\n` : ''}`);
+    process.exit(exitCode);
   },
 );

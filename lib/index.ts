@@ -1,3 +1,6 @@
+/// <reference types="node" preserve="true" />
+// Kept in the emitted .d.ts: its types name node:http and friends, and TypeScript 7 loads no
+// @types package unless something asks for it (TS2591 without "types": ["node"] in tsconfig).
 /**
  * weft's public API.
  */

@@ -32,6 +32,7 @@ import { ServerSessions } from './server-sessions.js';
 import { TagFilter } from './tag-filter.js';
 import { MemoryTaskStore } from './tasks/memory-task-store.js';
 import { ServerTelemetry } from './telemetry/server-telemetry.js';
+import { builderModules } from './tools/builder-module.js';
 import { SchemaCompiler } from './tools/schema-compiler.js';
 import { ToolRegistry } from './tools/tool-registry.js';
 
@@ -77,6 +78,7 @@ export function assembleServer(options: McpServerOptions, hooks: FacadeHooks): S
   // The registries tell the sessions when a list changed; the sessions are built once the router is.
   const tools = new ToolRegistry(new SchemaCompiler(), () => sessions.listChanged('tools'), tags, {
     fleetConfigured: options.fleet !== undefined,
+    builderModules: builderModules(),
     ...(scopesSupported === undefined ? {} : { scopesSupported }),
   });
   const maxThreads = options.pool?.maxThreads ?? availableParallelism();

@@ -1,5 +1,8 @@
+/// <reference types="node" preserve="true" />
+// Kept in the emitted .d.ts: its types name node:http and friends, and TypeScript 7 loads no
+// @types package unless something asks for it (TS2591 without "types": ["node"] in tsconfig).
 /**
- * `weft/tool`: what a tool module needs, and nothing heavier. Pool workers import tool modules, so
+ * `weft-mcp/tool`: what a tool module needs, and nothing heavier. Pool workers import tool modules, so
  * this entry must not pull in the server, the router or the worker pool.
  */
 

@@ -1,25 +1,29 @@
 /**
  * `weft list`, `weft call` and `weft inspect`: any MCP server, in either era, from the shell,
- * through weft's own client (`weft/client`).
+ * through weft's own client (`weft-mcp/client`).
  *
  *   weft list <target>                      tools, one a line (name and description)
  *   weft call <target> <tool> key=value ... the result: text as text, anything else as JSON
  *   weft inspect <target>                   server info, capabilities, tools with their schemas,
  *                                           resources, templates and prompts
  * Options: --protocol auto|legacy|modern (default auto: probe, then fall back), --header
- * 'Name: value' (HTTP, repeatable), --timeout MS, --json (call: the whole result as JSON).
+ * 'Name: value' (HTTP, repeatable), --timeout MS, --json (call: the whole result as JSON),
+ * --quiet (call: no progress line).
  *
- * A long call prints its progress on stderr as it arrives; Ctrl-C cancels it (the server is told,
- * and a blocking tool's thread is stopped) and exits 130. A result with `isError` exits 1.
+ * A long call shows its progress as one line on stderr when that is a terminal (progress-line.ts);
+ * the result goes to stdout. Ctrl-C cancels the call (the server is told, and a blocking tool's
+ * thread is stopped) and exits 130. A result with `isError` exits 1 (exit codes: cli-failure.ts).
  */
 import { parseArgs } from 'node:util';
+import { CommandFailure, EXIT, UsageError } from '../cli/cli-failure.js';
 import { connect, type McpClient } from '../client/index.js';
 import { callArguments } from './call-arguments.js';
 import { clientTarget } from './client-target.js';
+import { ProgressLine } from './progress-line.js';
 
 export const CLIENT_USAGE = [
   'weft list <target> [--protocol auto|legacy|modern] [--header "Name: value"]',
-  'weft call <target> <tool> [key=value | key:=json ...] [--json] [--timeout MS]',
+  'weft call <target> <tool> [key=value | key:=json ...] [--json] [--timeout MS] [--quiet]',
   'weft inspect <target>          (target: http(s)://... | ws(s)://... | ./server.js | "command args")',
 ].join('\n       ');
 
@@ -36,30 +40,40 @@ export async function runClientCommand(
       header: { type: 'string', multiple: true, default: [] },
       timeout: { type: 'string' },
       json: { type: 'boolean', default: false },
+      quiet: { type: 'boolean', short: 'q', default: false },
     },
     allowPositionals: true,
     strict: true,
   });
   const [target, ...rest] = positionals;
-  if (target === undefined || (command === 'call' && rest[0] === undefined)) {
-    process.stderr.write(`usage: ${CLIENT_USAGE}\n`);
-    return 2;
+  if (target === undefined)
+    throw new UsageError(`weft ${command} needs a target (a URL, a server module or a command)`);
+  if (command === 'call' && rest[0] === undefined)
+    throw new UsageError('weft call needs the name of the tool to call');
+  if (!['auto', 'legacy', 'modern'].includes(values.protocol)) {
+    throw new UsageError(`--protocol is auto, legacy or modern, got "${values.protocol}"`);
   }
   const headers: Record<string, string> = {};
   for (const line of values.header) {
     const colon = line.indexOf(':');
-    if (colon <= 0) throw new Error(`--header "${line}" is not "Name: value"`);
+    if (colon <= 0) throw new UsageError(`--header "${line}" is not "Name: value"`);
     headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
   }
   const timeoutMs = values.timeout === undefined ? 0 : Number(values.timeout);
   if (!(Number.isInteger(timeoutMs) && timeoutMs >= 0))
-    throw new Error('--timeout must be milliseconds (0: none)');
-  const client = await connect(clientTarget(target), {
-    name: 'weft-cli',
-    protocol: values.protocol as 'auto',
-    timeoutMs,
-    http: { headers },
-  });
+    throw new UsageError('--timeout must be milliseconds (0: none)');
+  const where = clientTarget(target);
+  let client: McpClient;
+  try {
+    client = await connect(where, {
+      name: 'weft-cli',
+      protocol: values.protocol as 'auto',
+      timeoutMs,
+      http: { headers },
+    });
+  } catch (error) {
+    throw new CommandFailure(connectFailure(target, error));
+  }
   // Piped into `head`: the reader left, which is no error of ours.
   process.stdout.on('error', (error: NodeJS.ErrnoException) => {
     if (error.code === 'EPIPE') process.exit(0);
@@ -69,7 +83,7 @@ export async function runClientCommand(
   try {
     if (command === 'list') return await list(client, out);
     if (command === 'inspect') return await inspect(client, out);
-    return await call(client, rest[0]!, rest.slice(1), values.json, out);
+    return await call(client, rest[0]!, rest.slice(1), { asJson: values.json, quiet: values.quiet }, out);
   } finally {
     await client.close();
   }
@@ -128,39 +142,36 @@ async function call(
   client: McpClient,
   name: string,
   words: string[],
-  asJson: boolean,
+  { asJson, quiet }: { asJson: boolean; quiet: boolean },
   out: Out,
 ): Promise<number> {
   const tool = (await client.listTools()).find((each) => each.name === name);
   if (tool === undefined) {
-    process.stderr.write(`weft: the server has no tool "${name}" (weft list shows its tools)\n`);
-    return 2;
+    throw new CommandFailure(`the server has no tool "${name}" (weft list shows its tools)`, EXIT.mistyped);
   }
-  const args = callArguments(words, tool.inputSchema);
+  let args: Record<string, unknown>;
+  try {
+    args = callArguments(words, tool.inputSchema);
+  } catch (error) {
+    throw new CommandFailure(`${(error as Error).message} (tool "${name}")`, EXIT.mistyped);
+  }
   const abort = new AbortController();
   const interrupt = () => abort.abort();
   process.once('SIGINT', interrupt);
-  const tty = process.stderr.isTTY === true;
-  let progressShown = false;
+  const progress = new ProgressLine(process.stderr, quiet);
   try {
     const result = await client.callTool(name, args, {
       signal: abort.signal,
-      onprogress: (progress) => {
-        const total = progress.total === undefined ? '' : `/${progress.total}`;
-        const message = progress.message === undefined ? '' : ` ${progress.message}`;
-        process.stderr.write(
-          `${tty ? '\r\x1b[2K' : ''}progress ${progress.progress}${total}${message}${tty ? '' : '\n'}`,
-        );
-        progressShown = true;
-      },
+      onprogress: (update) => progress.show(update),
     });
-    if (progressShown && tty) process.stderr.write('\n');
+    progress.end();
     printResult(result, asJson, out);
-    return result.isError === true ? 1 : 0;
+    return result.isError === true ? EXIT.failed : EXIT.ok;
   } catch (error) {
+    progress.end();
     if (abort.signal.aborted) {
-      process.stderr.write(`${progressShown && tty ? '\n' : ''}weft: cancelled ${name}\n`);
-      return 130;
+      process.stderr.write(`weft: cancelled ${name}\n`);
+      return EXIT.interrupted;
     }
     throw error;
   } finally {
@@ -180,6 +191,22 @@ function printResult(result: Record<string, unknown>, asJson: boolean, out: Out)
   if (result.structuredContent !== undefined && content.length === 0) {
     out(JSON.stringify(result.structuredContent, null, 2));
   }
+}
+
+/** Why `target` could not be reached, in the words of the deepest cause that has a code. */
+function connectFailure(target: string, error: unknown): string {
+  let code: string | undefined;
+  let deepest = '';
+  for (let cause = error as { code?: unknown; cause?: unknown; message?: unknown } | undefined; cause; ) {
+    if (typeof cause.code === 'string') code = cause.code;
+    if (cause !== error && typeof cause.message === 'string') deepest = cause.message;
+    cause = cause.cause as typeof cause;
+  }
+  if (code === 'ECONNREFUSED')
+    return `nothing answers at ${target} (connection refused): is the server running there?`;
+  if (code === 'ENOTFOUND') return `cannot find the host of ${target} (DNS): check the URL`;
+  const why = deepest === '' ? '' : ` (${deepest})`;
+  return `cannot connect to ${target}: ${(error as Error)?.message ?? String(error)}${why}`;
 }
 
 function indent(text: string): string {

@@ -1,5 +1,5 @@
 /**
- * The errors `weft/client` raises, kept apart by where they come from (as the official SDK does):
+ * The errors `weft-mcp/client` raises, kept apart by where they come from (as the official SDK does):
  * `McpError` is the server's own JSON-RPC error, code and data exactly as sent; the others are the
  * client's: a request it stopped waiting for (`RequestTimeoutError`), a connection that ended
  * (`ConnectionClosedError`), a wire that failed under a request (`LinkError`: the server could not be

@@ -1,5 +1,5 @@
 /**
- * The contract between `weft/client` and the wire it talks over.
+ * The contract between `weft-mcp/client` and the wire it talks over.
  *
  * A transport moves whole JSON-RPC messages and knows nothing of MCP methods, eras or tools: the
  * client owns ids, pending requests, the envelope and the era (client/era-session.ts). What differs

@@ -1,5 +1,8 @@
+/// <reference types="node" preserve="true" />
+// Kept in the emitted .d.ts: its types name node:http and friends, and TypeScript 7 loads no
+// @types package unless something asks for it (TS2591 without "types": ["node"] in tsconfig).
 /**
- * `weft/client`: an MCP client for both protocol eras over stdio, Streamable HTTP and WebSocket.
+ * `weft-mcp/client`: an MCP client for both protocol eras over stdio, Streamable HTTP and WebSocket.
  * It imports nothing of the server (only the protocol room's pure facts), so an application that
  * only calls servers does not load the router, the engine or the pool.
  */

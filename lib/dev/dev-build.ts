@@ -9,8 +9,9 @@
  * which is also what the output holds. Bare imports resolve from the project, as `.weft-dev/`
  * lives inside it. A JavaScript entry runs as is.
  *
- * Type checking runs tsc (`--noEmit`, the project's tsconfig.json) in the background after each
- * build when the project has both; the server is restarted without waiting for it.
+ * Type checking runs the project's tsc, 5.x or 7 (`--noEmit`, the project's tsconfig.json), in the
+ * background after each build when the project has a tsconfig.json; the server is restarted without
+ * waiting for it. Without TypeScript installed it says, once, that there is no type check.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -87,9 +88,13 @@ export class DevBuild {
     this.#typeCheck?.kill();
     this.#typeCheck = undefined;
     const tsconfig = join(this.projectDir, 'tsconfig.json');
-    const tsc = this.#resolve('typescript/bin/tsc');
-    if (!existsSync(tsconfig) || tsc === undefined) return;
-    const child = spawn(process.execPath, [tsc, '--noEmit', '-p', tsconfig, '--pretty', 'false'], {
+    if (!existsSync(tsconfig)) return;
+    const tsc = this.#typeScriptCompiler();
+    if (tsc === undefined) {
+      this.#sayOnce('weft dev: no type check: TypeScript is not installed here (npm install -D typescript)');
+      return;
+    }
+    const child = spawn(process.execPath, [tsc.bin, '--noEmit', '-p', tsconfig, '--pretty', 'false'], {
       cwd: this.projectDir,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -101,14 +106,48 @@ export class DevBuild {
     child.stderr?.on('data', (chunk: Buffer) => {
       output += chunk;
     });
+    child.on('error', (error) => {
+      if (this.#typeCheck === child)
+        this.write(`weft dev: no type check: ${tsc.bin} did not start (${error.message})`);
+    });
     child.on('exit', (code) => {
       if (this.#typeCheck !== child) return;
       this.#typeCheck = undefined;
-      if (code === 0) this.write('weft dev: no type errors');
+      if (code === 0) this.write(`weft dev: no type errors (TypeScript ${tsc.version})`);
       else if (code !== null) {
-        this.write(`weft dev: type errors (the server runs anyway):\n${output.trimEnd()}`);
+        this.write(
+          `weft dev: type errors (TypeScript ${tsc.version}; the server runs anyway):\n${output.trimEnd()}`,
+        );
       }
     });
+  }
+
+  /**
+   * The project's tsc, found through `typescript`'s package.json `bin` (TypeScript 7 exports no
+   * `typescript/bin/tsc`, and its tsc is a launcher for a native compiler; 5.x's is the compiler).
+   */
+  #typeScriptCompiler(): { bin: string; version: string } | undefined {
+    const manifest = this.#resolve('typescript/package.json');
+    if (manifest === undefined) return undefined;
+    try {
+      const { bin, version } = JSON.parse(readFileSync(manifest, 'utf8')) as {
+        bin?: string | Record<string, string>;
+        version: string;
+      };
+      const relativeBin = typeof bin === 'string' ? bin : bin?.tsc;
+      if (relativeBin === undefined) return undefined;
+      const path = join(dirname(manifest), relativeBin);
+      return existsSync(path) ? { bin: path, version } : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  #said = new Set<string>();
+  #sayOnce(line: string): void {
+    if (this.#said.has(line)) return;
+    this.#said.add(line);
+    this.write(line);
   }
 
   stop(): void {

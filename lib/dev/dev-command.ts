@@ -7,11 +7,12 @@
  * file that does not compile keeps the running server up until it does; type errors are printed
  * (dev-build.ts) and never stop it. A server that crashes is restarted by the next change.
  *
- * Watching is node's own `fs.watch` with `recursive` (Linux, macOS and Windows on Node >= 20),
- * with changes gathered for 100 ms so a save that touches several files restarts once.
+ * Watching is chokidar's: node's recursive `fs.watch` on Linux loses a file that an editor saves
+ * atomically (written to a temporary file, renamed over the original), and later edits to it were
+ * never seen. Changes are gathered for 100 ms so a save that touches several files restarts once.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, type FSWatcher, readdirSync, watch } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DevBuild, WATCHED } from './dev-build.js';
@@ -58,7 +59,7 @@ class DevSession {
   readonly #sourceDir: string;
   readonly #build: DevBuild;
   #child: ChildProcess | undefined;
-  #watcher: FSWatcher | undefined;
+  #watcher: { close(): Promise<void> } | undefined;
   readonly #changed = new Set<string>();
   #timer: NodeJS.Timeout | undefined;
   /** The restart under way, so changes during one wait for it. */
@@ -74,14 +75,23 @@ class DevSession {
   async start(): Promise<void> {
     const sources = listSources(this.#sourceDir, this.#build.outDir);
     const ok = await this.#build.build(sources);
-    this.#watcher = watch(this.#sourceDir, { recursive: true }, (_event, name) => {
-      if (name === null) return;
-      const path = join(this.#sourceDir, name.toString());
-      if (!WATCHED.test(path) || ignored(path, this.#build.outDir)) return;
+    const { watch } = await import('chokidar');
+    const outDir = this.#build.outDir;
+    const root = this.#sourceDir;
+    const watcher = watch(this.#sourceDir, {
+      ignoreInitial: true,
+      // A directory is walked unless ignored; a file counts only if it is a source.
+      ignored: (path, stats) =>
+        ignored(path, outDir, root) || (stats?.isFile() === true && !WATCHED.test(path)),
+    });
+    watcher.on('all', (_event, path) => {
+      if (!WATCHED.test(path) || ignored(path, outDir, root)) return;
       this.#changed.add(path);
       clearTimeout(this.#timer);
       this.#timer = setTimeout(() => this.#flush(), SETTLE_MS);
     });
+    await new Promise<void>((ready) => watcher.once('ready', () => ready()));
+    this.#watcher = watcher;
     this.#log(`watching ${this.#relative(this.#sourceDir) || '.'} (Ctrl-C stops)`);
     if (ok) this.#spawn();
     else this.#log('fix the error above; the server starts once it compiles');
@@ -90,7 +100,7 @@ class DevSession {
 
   async stop(): Promise<void> {
     clearTimeout(this.#timer);
-    this.#watcher?.close();
+    await this.#watcher?.close();
     this.#build.stop();
     await this.#stopChild();
   }
@@ -154,8 +164,10 @@ function projectDirOf(entry: string): string {
   }
 }
 
-function ignored(path: string, outDir: string): boolean {
-  return path.startsWith(outDir) || /[\\/](?:node_modules|\.[^\\/]+)[\\/]/.test(path);
+/** Build output, node_modules and dot-files or -directories under the watched directory. */
+function ignored(path: string, outDir: string, root: string): boolean {
+  if (path.startsWith(outDir)) return true;
+  return /(?:^|[\\/])(?:node_modules|\.[^\\/]+)(?:[\\/]|$)/.test(relative(root, path));
 }
 
 function listSources(dir: string, outDir: string): string[] {

@@ -1,12 +1,15 @@
+/// <reference types="node" preserve="true" />
+// Kept in the emitted .d.ts: its types name node:http and friends, and TypeScript 7 loads no
+// @types package unless something asks for it (TS2591 without "types": ["node"] in tsconfig).
 /**
- * `weft/testing`: a client connected to your server in the same process, for your own tests.
+ * `weft-mcp/testing`: a client connected to your server in the same process, for your own tests.
  *
  *   const client = await connectInMemory(server);                  // the era is probed, like a real client
  *   const client = await connectInMemory(server, { protocol: 'modern' });   // 2026-07-28, stateless
  *   const result = await client.callTool('fib', { n: 30 });
  *   await client.close();
  *
- * The client is weft's own McpClient (`weft/client`) over a MemoryClientTransport: the same
+ * The client is weft's own McpClient (`weft-mcp/client`) over a MemoryClientTransport: the same
  * requests, eras, progress, cancels and questions (elicitation, sampling, roots) as over a socket.
  */
 import { McpClient, type McpClientOptions } from '../client/mcp-client.js';

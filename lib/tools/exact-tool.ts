@@ -7,7 +7,7 @@
  * and its answer, errors included, passes through as it is. Because that bypasses every guarantee
  * weft gives an ordinary tool, no tool option can ask for it: the registry makes an exact tool only
  * when handed `EXACT_SEAL`, which lives here and is not exported by any public entry of the package
- * (`weft`, `weft/tool`, `weft/client`), so an ordinary handler cannot forge one.
+ * (`weft`, `weft-mcp/tool`, `weft-mcp/client`), so an ordinary handler cannot forge one.
  */
 import type { ToolDescriptor } from './registered-tool.js';
 

@@ -9,6 +9,7 @@
 
 import { findHeaderParams } from '../protocol/header-param-schema.js';
 import { TagFilter } from '../tag-filter.js';
+import { builderModuleMessage } from './builder-module.js';
 import { EXACT_SEAL, type ExactToolSpec } from './exact-tool.js';
 import { findHandler } from './handler-export.js';
 import type { RegisteredTool } from './registered-tool.js';
@@ -24,13 +25,20 @@ export class ToolRegistry {
   readonly #settings: ToolCheckSettings;
   readonly #onChange: () => void;
   readonly #tags: TagFilter;
+  readonly #builderModules: readonly string[];
 
   constructor(
     compiler: SchemaCompiler,
     onChange: () => void = () => {},
     tags = new TagFilter(),
-    options: { fleetConfigured?: boolean; scopesSupported?: readonly string[] } = {},
+    options: {
+      fleetConfigured?: boolean;
+      scopesSupported?: readonly string[];
+      /** The user's modules that built this server (builder-module.ts): no blocking tool may live there. */
+      builderModules?: readonly string[];
+    } = {},
   ) {
+    this.#builderModules = options.builderModules ?? [];
     this.#settings = {
       compiler,
       fleetConfigured: options.fleetConfigured ?? false,
@@ -56,6 +64,9 @@ export class ToolRegistry {
       );
     }
     const tool = checkTool(definition as unknown as ToolDefinition, this.#settings);
+    if (tool.blocking && this.#builderModules.includes(tool.moduleUrl)) {
+      throw new ToolRegistrationError(builderModuleMessage(tool.name, tool.moduleUrl));
+    }
     this.#tools.set(tool.name, tool);
     this.#sorted = undefined;
     this.#onChange();

@@ -161,24 +161,15 @@ describe('MCP Apps: the ui option and server.uiResource', () => {
       name: 'c',
       html: HTML,
     });
-    assert.throws(() =>
-      // @ts-expect-error: the key is visibility ("visibilty" is not a known property of ui)
-      server.tool({
-        name: 'typo',
-        inputSchema: { type: 'object' },
-        ui: { resourceUri: APP, visibilty: ['app'] },
-        handler: () => '',
-      }),
-    );
-    assert.throws(() =>
-      // @ts-expect-error: a UI lives at a ui:// URI
-      server.tool({
-        name: 'not_ui',
-        inputSchema: { type: 'object' },
-        ui: { resourceUri: 'https://example.com/chart.html' },
-        handler: () => '',
-      }),
-    );
+    // Each call on one line: TypeScript 5 reports the mistake at the call, 7 at the property.
+    const typo = { name: 'typo', inputSchema: { type: 'object' } as const, handler: () => '' };
+    // biome-ignore format: the line @ts-expect-error covers must hold the whole call
+    // @ts-expect-error: the key is visibility ("visibilty" is not a known property of ui)
+    assert.throws(() => server.tool({ ...typo, ui: { resourceUri: APP, visibilty: ['app'] } }));
+    const notUi = { name: 'not_ui', inputSchema: { type: 'object' } as const, handler: () => '' };
+    // biome-ignore format: the line @ts-expect-error covers must hold the whole call
+    // @ts-expect-error: a UI lives at a ui:// URI
+    assert.throws(() => server.tool({ ...notUi, ui: { resourceUri: 'https://example.com/chart.html' } }));
   });
 
   it('refuses malformed UI resources with what to fix', () => {

@@ -57,10 +57,14 @@ describe('the weft command', () => {
     }
   });
 
-  it('explains its usage and exits 2 when no transport is given', () => {
+  it('says which flags give a transport, and exits 2, when none is given', () => {
     const run = spawnSync(process.execPath, [CLI, 'serve', SERVED], { encoding: 'utf8' });
     assert.equal(run.status, 2);
-    assert.match(run.stderr, /usage: weft serve <module.js> \(--stdio \| --http PORT/);
+    assert.equal(
+      run.stderr,
+      'weft: weft serve needs a transport: add --stdio (for a client that starts the server), ' +
+        '--http PORT (Streamable HTTP), or --ws PORT (WebSocket)\n',
+    );
   });
 
   it('serves HTTP to the Host names --allowed-hosts lists, and refuses others', async () => {

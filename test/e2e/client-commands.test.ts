@@ -1,10 +1,10 @@
 /**
  * `weft list`, `weft call` and `weft inspect` as a user runs them: the real command in a child
  * process against a weft server over Streamable HTTP (both eras) and a server module over stdio;
- * arguments typed by the tool's schema, progress on stderr, Ctrl-C cancelling the call.
+ * arguments typed by the tool's schema, progress on a terminal only, Ctrl-C cancelling the call.
  */
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -82,10 +82,33 @@ describe('weft call', () => {
     });
   }
 
-  it('prints progress on stderr as it arrives', async () => {
+  it('shows no progress when stderr is not a terminal: the result alone, on stdout', async () => {
     const result = await weft('call', url, 'steps', 'n=3');
-    assert.equal(result.stdout, 'stepped\n');
-    assert.match(result.stderr, /progress 1\/3 step 1\n.*progress 3\/3 step 3/s);
+    assert.deepEqual([result.code, result.stdout, result.stderr], [0, 'stepped\n', '']);
+  });
+
+  it('shows progress as one line rewritten in place on a terminal, and none with --quiet', async (t) => {
+    if (spawnSync('script', ['--version']).status !== 0) {
+      t.skip('util-linux script (a pseudo-terminal) is not installed');
+      return;
+    }
+    // Asynchronously: the server answering the call lives in this very process.
+    const onTerminal = async (...args: string[]) =>
+      (
+        await promisify(execFile)(
+          'script',
+          ['-qfec', [process.execPath, CLI, ...args].join(' '), '/dev/null'],
+          { encoding: 'utf8', timeout: 30_000 },
+        )
+      ).stdout;
+    const CLEAR = `\r${String.fromCharCode(27)}[2K`;
+    const shown = await onTerminal('call', url, 'steps', 'n=3');
+    assert.ok(shown.includes(`${CLEAR}progress 1/3 step 1`), JSON.stringify(shown));
+    assert.equal(shown.indexOf('\n'), shown.length - 1, 'one line in all: no progress ends a line');
+    assert.ok(shown.endsWith(`${CLEAR}stepped\r\n`), 'the line is cleared before the result');
+    const quiet = await onTerminal('call', url, 'steps', 'n=3', '--quiet');
+    assert.doesNotMatch(quiet, /progress/);
+    assert.match(quiet, /stepped/);
   });
 
   it('exits 1 on an isError result, 2 on an unknown tool or a mistyped argument', async () => {

@@ -19,7 +19,8 @@ const blockingTool = (extra: Record<string, unknown>) =>
     name: 'heavy',
     inputSchema: { type: 'object', properties: {} },
     blocking: true,
-    module: import.meta.url,
+    // A module of its own: a blocking tool's module may not be the one that builds the server.
+    module: new URL('../support/fixture-tools.js', import.meta.url).href,
     export: 'nothing',
     ...extra,
   }) as never;
