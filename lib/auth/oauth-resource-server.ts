@@ -46,7 +46,10 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
   checkResourceServerOptions(options);
   const { issuer, audience: fixedAudience } = options;
   const requiredScopes = Object.freeze([...(options.requiredScopes ?? [])]);
-  const challengeScopes = requiredScopes.length > 0 ? requiredScopes : options.scopesSupported;
+  // The first 401 names what every request needs, never all of scopesSupported: clients ask for the
+  // challenge's scopes first, so naming more makes a least-privileged client ask for scopes it may
+  // not hold, and be refused. A primitive's own scopes are asked for by the 403 step-up.
+  const challengeScopes = requiredScopes.length > 0 ? requiredScopes : undefined;
   const clockToleranceSec = options.clockToleranceSec ?? 5;
   const metadata = new IssuerMetadataSource(issuer);
   const fromMetadata = (member: 'jwks_uri' | 'introspection_endpoint') => async () => {
