@@ -18,6 +18,7 @@ import { rememberAccessToken } from './access-token-of.js';
 import { bearerChallenge } from './bearer-challenge.js';
 import { BoundedExpiryCache, tokenDigest } from './bounded-expiry-cache.js';
 import { canonicalUrlOf, requestPath, resourceMetadataUrlOf } from './canonical-resource.js';
+import { hostAudienceProblem } from './host-audience.js';
 import { IssuerMetadataSource } from './issuer-metadata.js';
 import {
   ASYMMETRIC_ALGORITHMS,
@@ -38,6 +39,8 @@ export interface OAuthResourceServer extends AuthHook {
   resourceMetadata(request: IncomingMessage, endpointPath: string): ProtectedResourceMetadata | undefined;
   /** The scopes this resource publishes, when given (registrations may be checked against them). */
   readonly scopesSupported: readonly string[] | undefined;
+  /** No audience was given: it comes from each request's Host, so only loopback may be served. */
+  readonly derivesAudience: boolean;
 }
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -86,7 +89,10 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
   // The request's path is read only when the audience comes from the request: a fixed audience
   // (the usual deployment) costs nothing per request.
   const resourceOf = (request: IncomingMessage, endpointPath = requestPath(request)) =>
-    fixedAudience ?? canonicalUrlOf(request, endpointPath);
+    fixedAudience ??
+    (hostAudienceProblem(request, request.headers.host ?? '') === undefined
+      ? canonicalUrlOf(request, endpointPath)
+      : undefined);
 
   const unauthorized = (
     resource: string,
@@ -153,9 +159,13 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
   const hook = (request: IncomingMessage): AuthVerdict | Promise<AuthVerdict> => {
     const resource = resourceOf(request);
     if (resource === undefined) {
+      const host = request.headers.host;
       return {
         status: 401,
-        message: 'The request names no usable Host, so its canonical URL is unknown; set the audience option',
+        message: host
+          ? (hostAudienceProblem(request, host) ??
+            'The request names no usable Host, so its canonical URL is unknown; set the audience option')
+          : 'The request names no usable Host, so its canonical URL is unknown; set the audience option',
       };
     }
     const query = (request.url ?? '').indexOf('?');
@@ -202,5 +212,6 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
       });
     },
     scopesSupported: options.scopesSupported ? Object.freeze([...options.scopesSupported]) : undefined,
+    derivesAudience: fixedAudience === undefined,
   });
 }

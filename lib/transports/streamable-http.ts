@@ -11,6 +11,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkListenAudience } from '../auth/host-audience.js';
 import type { Principal } from '../auth/principal.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { eraOfPost } from '../protocol/http-era.js';
@@ -160,6 +161,7 @@ export class StreamableHttpTransport {
   }
 
   async listen(port: number, host = '127.0.0.1'): Promise<AddressInfo> {
+    checkListenAudience(this.#options.auth, host, 'HTTP');
     const server = createServer(this.handle);
     this.#server = server;
     await new Promise<void>((resolve, reject) => {
