@@ -29,7 +29,7 @@ import {
 import type { Principal } from './principal.js';
 import { type ProtectedResourceMetadata, protectedResourceMetadata } from './protected-resource-metadata.js';
 import { checkResourceServerOptions, type OAuthResourceServerOptions } from './resource-server-options.js';
-import { TokenIntrospection } from './token-introspection.js';
+import { type IntrospectionCheck, TokenIntrospection } from './token-introspection.js';
 import { principalFromClaims } from './token-principal.js';
 
 export interface OAuthResourceServer extends AuthHook {
@@ -41,6 +41,13 @@ export interface OAuthResourceServer extends AuthHook {
   readonly scopesSupported: readonly string[] | undefined;
   /** No audience was given: it comes from each request's Host, so only loopback may be served. */
   readonly derivesAudience: boolean;
+  /** The sizes of its tables: tokens remembered, and introspection's (when configured). */
+  readonly stats: OAuthResourceServerStats;
+}
+
+export interface OAuthResourceServerStats {
+  verifiedTokens: number;
+  introspection?: TokenIntrospection['stats'];
 }
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -78,6 +85,10 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
           : fromMetadata('introspection_endpoint'),
         clientId: options.introspection.clientId,
         clientSecret: options.introspection.clientSecret,
+        cacheTtlMs: options.introspection.cacheTtlMs,
+        negativeCacheTtlMs: options.introspection.negativeCacheTtlMs,
+        maxConcurrent: options.introspection.maxConcurrent,
+        maxQueued: options.introspection.maxQueued,
         issuer,
         clockToleranceSec,
       })
@@ -127,15 +138,29 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
     };
   };
 
-  const check = async (token: string, resource: string): Promise<TokenCheck> => {
+  const check = async (
+    token: string,
+    key: string,
+    resource: string,
+  ): Promise<TokenCheck | IntrospectionCheck> => {
     if (looksLikeJwt(token)) return jwt.verify(token, resource);
-    if (introspection) return introspection.check(token, resource);
+    if (introspection) return introspection.check(token, resource, key);
     return { invalid: 'the token is not a JWT and this server has no introspection configured' };
   };
 
-  /** Verifies a token not in the cache, then remembers it until its `exp`. */
+  /**
+   * Verifies a token not in the cache, then remembers it: a JWT until its `exp`, an introspected
+   * token at most introspection.cacheTtlMs (so a revocation is seen within that window).
+   */
   const verifyAndRemember = async (token: string, key: string, resource: string): Promise<AuthVerdict> => {
-    const verdict = await check(token, resource);
+    const verdict = await check(token, key, resource);
+    if ('unavailable' in verdict) {
+      return {
+        status: 503,
+        message: `${verdict.unavailable}; retry later`,
+        headers: { 'retry-after': String(Math.ceil(verdict.retryAfterMs / 1000)) },
+      };
+    }
     if ('invalid' in verdict)
       return unauthorized(resource, `Invalid access token: ${verdict.invalid}`, 'invalid_token');
     const principal = principalFromClaims(verdict.claims);
@@ -143,8 +168,11 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
       return unauthorized(resource, 'Invalid access token: it names no subject or client', 'invalid_token');
     }
     rememberAccessToken(principal, token);
-    // Verified tokens carry exp (required above): they are remembered exactly until then.
-    verified.set(key, { principal, audience: resource }, principal.expiresAt ?? 0);
+    // Verified tokens carry exp (required above): a JWT is remembered exactly until then.
+    const until = looksLikeJwt(token)
+      ? (principal.expiresAt ?? 0)
+      : (introspection?.rememberUntil(principal.expiresAt) ?? 0);
+    verified.set(key, { principal, audience: resource }, until);
     return scopedVerdict(principal, resource);
   };
 
@@ -194,7 +222,14 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
     return verifyAndRemember(token, key, resource);
   };
 
-  return Object.assign(hook, {
+  // A getter (Object.assign would copy one value): the sizes as they are when read.
+  Object.defineProperty(hook, 'stats', {
+    get: (): OAuthResourceServerStats =>
+      introspection
+        ? { verifiedTokens: verified.size, introspection: introspection.stats }
+        : { verifiedTokens: verified.size },
+  });
+  return Object.assign(hook as typeof hook & { readonly stats: OAuthResourceServerStats }, {
     insufficientScope(scopes: readonly string[], request: IncomingMessage): AuthRefusal {
       const resource = resourceOf(request);
       if (resource === undefined)

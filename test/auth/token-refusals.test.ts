@@ -96,7 +96,7 @@ describe('what weft accepts', () => {
     assert.equal(status, 200, body);
   });
 
-  it('an opaque token, by introspection, asked once and then remembered until it expires', async () => {
+  it('an opaque token, by introspection, asked once and then remembered (for introspection.cacheTtlMs at most)', async () => {
     const { accessToken } = await as.mintToken({
       clientId: 'opaque-client',
       resource: weft.url,
