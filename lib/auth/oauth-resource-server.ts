@@ -18,6 +18,7 @@ import { rememberAccessToken } from './access-token-of.js';
 import { bearerChallenge } from './bearer-challenge.js';
 import { BoundedExpiryCache, tokenDigest } from './bounded-expiry-cache.js';
 import { canonicalUrlOf, requestPath, resourceMetadataUrlOf } from './canonical-resource.js';
+import { hostAudienceProblem } from './host-audience.js';
 import { IssuerMetadataSource } from './issuer-metadata.js';
 import {
   ASYMMETRIC_ALGORITHMS,
@@ -28,7 +29,7 @@ import {
 import type { Principal } from './principal.js';
 import { type ProtectedResourceMetadata, protectedResourceMetadata } from './protected-resource-metadata.js';
 import { checkResourceServerOptions, type OAuthResourceServerOptions } from './resource-server-options.js';
-import { TokenIntrospection } from './token-introspection.js';
+import { type IntrospectionCheck, TokenIntrospection } from './token-introspection.js';
 import { principalFromClaims } from './token-principal.js';
 
 export interface OAuthResourceServer extends AuthHook {
@@ -38,6 +39,15 @@ export interface OAuthResourceServer extends AuthHook {
   resourceMetadata(request: IncomingMessage, endpointPath: string): ProtectedResourceMetadata | undefined;
   /** The scopes this resource publishes, when given (registrations may be checked against them). */
   readonly scopesSupported: readonly string[] | undefined;
+  /** No audience was given: it comes from each request's Host, so only loopback may be served. */
+  readonly derivesAudience: boolean;
+  /** The sizes of its tables: tokens remembered, and introspection's (when configured). */
+  readonly stats: OAuthResourceServerStats;
+}
+
+export interface OAuthResourceServerStats {
+  verifiedTokens: number;
+  introspection?: TokenIntrospection['stats'];
 }
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
@@ -46,7 +56,10 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
   checkResourceServerOptions(options);
   const { issuer, audience: fixedAudience } = options;
   const requiredScopes = Object.freeze([...(options.requiredScopes ?? [])]);
-  const challengeScopes = requiredScopes.length > 0 ? requiredScopes : options.scopesSupported;
+  // The first 401 names what every request needs, never all of scopesSupported: clients ask for the
+  // challenge's scopes first, so naming more makes a least-privileged client ask for scopes it may
+  // not hold, and be refused. A primitive's own scopes are asked for by the 403 step-up.
+  const challengeScopes = requiredScopes.length > 0 ? requiredScopes : undefined;
   const clockToleranceSec = options.clockToleranceSec ?? 5;
   const metadata = new IssuerMetadataSource(issuer);
   const fromMetadata = (member: 'jwks_uri' | 'introspection_endpoint') => async () => {
@@ -72,6 +85,10 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
           : fromMetadata('introspection_endpoint'),
         clientId: options.introspection.clientId,
         clientSecret: options.introspection.clientSecret,
+        cacheTtlMs: options.introspection.cacheTtlMs,
+        negativeCacheTtlMs: options.introspection.negativeCacheTtlMs,
+        maxConcurrent: options.introspection.maxConcurrent,
+        maxQueued: options.introspection.maxQueued,
         issuer,
         clockToleranceSec,
       })
@@ -83,7 +100,10 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
   // The request's path is read only when the audience comes from the request: a fixed audience
   // (the usual deployment) costs nothing per request.
   const resourceOf = (request: IncomingMessage, endpointPath = requestPath(request)) =>
-    fixedAudience ?? canonicalUrlOf(request, endpointPath);
+    fixedAudience ??
+    (hostAudienceProblem(request, request.headers.host ?? '') === undefined
+      ? canonicalUrlOf(request, endpointPath)
+      : undefined);
 
   const unauthorized = (
     resource: string,
@@ -118,15 +138,29 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
     };
   };
 
-  const check = async (token: string, resource: string): Promise<TokenCheck> => {
+  const check = async (
+    token: string,
+    key: string,
+    resource: string,
+  ): Promise<TokenCheck | IntrospectionCheck> => {
     if (looksLikeJwt(token)) return jwt.verify(token, resource);
-    if (introspection) return introspection.check(token, resource);
+    if (introspection) return introspection.check(token, resource, key);
     return { invalid: 'the token is not a JWT and this server has no introspection configured' };
   };
 
-  /** Verifies a token not in the cache, then remembers it until its `exp`. */
+  /**
+   * Verifies a token not in the cache, then remembers it: a JWT until its `exp`, an introspected
+   * token at most introspection.cacheTtlMs (so a revocation is seen within that window).
+   */
   const verifyAndRemember = async (token: string, key: string, resource: string): Promise<AuthVerdict> => {
-    const verdict = await check(token, resource);
+    const verdict = await check(token, key, resource);
+    if ('unavailable' in verdict) {
+      return {
+        status: 503,
+        message: `${verdict.unavailable}; retry later`,
+        headers: { 'retry-after': String(Math.ceil(verdict.retryAfterMs / 1000)) },
+      };
+    }
     if ('invalid' in verdict)
       return unauthorized(resource, `Invalid access token: ${verdict.invalid}`, 'invalid_token');
     const principal = principalFromClaims(verdict.claims);
@@ -134,8 +168,11 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
       return unauthorized(resource, 'Invalid access token: it names no subject or client', 'invalid_token');
     }
     rememberAccessToken(principal, token);
-    // Verified tokens carry exp (required above): they are remembered exactly until then.
-    verified.set(key, { principal, audience: resource }, principal.expiresAt ?? 0);
+    // Verified tokens carry exp (required above): a JWT is remembered exactly until then.
+    const until = looksLikeJwt(token)
+      ? (principal.expiresAt ?? 0)
+      : (introspection?.rememberUntil(principal.expiresAt) ?? 0);
+    verified.set(key, { principal, audience: resource }, until);
     return scopedVerdict(principal, resource);
   };
 
@@ -150,9 +187,13 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
   const hook = (request: IncomingMessage): AuthVerdict | Promise<AuthVerdict> => {
     const resource = resourceOf(request);
     if (resource === undefined) {
+      const host = request.headers.host;
       return {
         status: 401,
-        message: 'The request names no usable Host, so its canonical URL is unknown; set the audience option',
+        message: host
+          ? (hostAudienceProblem(request, host) ??
+            'The request names no usable Host, so its canonical URL is unknown; set the audience option')
+          : 'The request names no usable Host, so its canonical URL is unknown; set the audience option',
       };
     }
     const query = (request.url ?? '').indexOf('?');
@@ -181,7 +222,14 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
     return verifyAndRemember(token, key, resource);
   };
 
-  return Object.assign(hook, {
+  // A getter (Object.assign would copy one value): the sizes as they are when read.
+  Object.defineProperty(hook, 'stats', {
+    get: (): OAuthResourceServerStats =>
+      introspection
+        ? { verifiedTokens: verified.size, introspection: introspection.stats }
+        : { verifiedTokens: verified.size },
+  });
+  return Object.assign(hook as typeof hook & { readonly stats: OAuthResourceServerStats }, {
     insufficientScope(scopes: readonly string[], request: IncomingMessage): AuthRefusal {
       const resource = resourceOf(request);
       if (resource === undefined)
@@ -199,5 +247,6 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
       });
     },
     scopesSupported: options.scopesSupported ? Object.freeze([...options.scopesSupported]) : undefined,
+    derivesAudience: fixedAudience === undefined,
   });
 }

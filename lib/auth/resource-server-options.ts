@@ -4,7 +4,7 @@
  */
 import { checkCanonicalUrl } from './canonical-resource.js';
 import { ASYMMETRIC_ALGORITHMS } from './jwt-access-token.js';
-import type { IntrospectionOptions } from './token-introspection.js';
+import { INTROSPECTION_DEFAULTS, type IntrospectionOptions } from './token-introspection.js';
 
 export interface OAuthResourceServerOptions {
   /** The authorization server's issuer URL, exactly as in its tokens' `iss` and its metadata. */
@@ -49,7 +49,15 @@ const KNOWN = new Set([
   'jwksCooldownMs',
   'cacheMaxEntries',
 ]);
-const INTROSPECTION_KEYS = new Set(['endpoint', 'clientId', 'clientSecret']);
+const INTROSPECTION_KEYS = new Set([
+  'endpoint',
+  'clientId',
+  'clientSecret',
+  'cacheTtlMs',
+  'negativeCacheTtlMs',
+  'maxConcurrent',
+  'maxQueued',
+]);
 
 const fail = (message: string): never => {
   throw new TypeError(`oauthResourceServer: ${message}`);
@@ -68,6 +76,28 @@ function checkScopes(value: unknown, what: string): void {
 function checkNonNegative(value: unknown, what: string): void {
   if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
     fail(`${what} must be a number >= 0`);
+  }
+}
+
+/** The revocation window and the introspection caps: numbers, bounded, so a typo cannot unbound them. */
+function checkIntrospectionBounds(introspection: IntrospectionOptions): void {
+  const { maxCacheTtlMs } = INTROSPECTION_DEFAULTS;
+  for (const name of ['cacheTtlMs', 'negativeCacheTtlMs'] as const) {
+    const value = introspection[name];
+    checkNonNegative(value, `introspection.${name}`);
+    if (value !== undefined && value > maxCacheTtlMs) {
+      fail(
+        `introspection.${name} is at most ${maxCacheTtlMs} ms: a revoked token must stop working within a minute (got ${value})`,
+      );
+    }
+  }
+  for (const name of ['maxConcurrent', 'maxQueued'] as const) {
+    const value = introspection[name];
+    if (value !== undefined && !(Number.isInteger(value) && value >= (name === 'maxQueued' ? 0 : 1))) {
+      fail(
+        `introspection.${name} must be an integer >= ${name === 'maxQueued' ? 0 : 1}, got ${String(value)}`,
+      );
+    }
   }
 }
 
@@ -116,6 +146,7 @@ export function checkResourceServerOptions(options: OAuthResourceServerOptions):
         "introspection needs clientId and clientSecret: weft's own credentials at the authorization server",
       );
     }
+    checkIntrospectionBounds(introspection);
   }
   checkScopes(options.scopesSupported, 'scopesSupported');
   checkScopes(options.requiredScopes, 'requiredScopes');

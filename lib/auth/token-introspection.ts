@@ -3,8 +3,26 @@
  * client of its own, with its own credentials) whether a token is active and what it grants, and
  * then checks the answer as it checks a JWT: the issuer, the audience (a token for another
  * resource is refused even when active), the validity window.
+ *
+ * What one caller can make it cost is bounded, here and in the pieces it composes:
+ * - a refused token is remembered by its digest for `negativeCacheTtlMs` (default 5 s), so the same
+ *   bad token sent again is not introspected again;
+ * - the same token asked about at once is one request (single-flight.ts);
+ * - at most `maxConcurrent` requests run at once, `maxQueued` more wait (concurrency-gate.ts), and
+ *   beyond that the caller is told to retry;
+ * - an endpoint that fails or limits weft (429, 503) opens a breaker (circuit-breaker.ts): callers
+ *   get 503 with Retry-After rather than 500, and the endpoint is left alone while it recovers;
+ * - trouble is logged at most once per 10 s per kind (rate-limited-log.ts).
+ * An accepted token is remembered by the caller (oauth-resource-server.ts) until `rememberUntil`:
+ * at most `cacheTtlMs` (default 30 s, at most 60 s), never past its `exp`. That is the revocation
+ * window: a token revoked at the authorization server stops working within `cacheTtlMs`.
  */
+import { BoundedExpiryCache, tokenDigest } from './bounded-expiry-cache.js';
+import { CircuitBreaker } from './circuit-breaker.js';
+import { ConcurrencyGate, GateFullError } from './concurrency-gate.js';
 import type { TokenCheck } from './jwt-access-token.js';
+import { RateLimitedLog } from './rate-limited-log.js';
+import { SingleFlight } from './single-flight.js';
 
 export interface IntrospectionOptions {
   /** The introspection endpoint; found in the issuer's metadata when absent. */
@@ -12,48 +30,209 @@ export interface IntrospectionOptions {
   /** weft's own client credentials at the authorization server (sent as HTTP Basic). */
   clientId: string;
   clientSecret: string;
+  /** How long an active token's answer is trusted (default 30 000 ms, at most 60 000; never past exp). */
+  cacheTtlMs?: number;
+  /** How long a refused token is remembered, by digest (default 5 000 ms, at most 60 000). */
+  negativeCacheTtlMs?: number;
+  /** Introspection requests at once (default 16). */
+  maxConcurrent?: number;
+  /** Introspections waiting for a place (default 256); beyond, callers get 503 and Retry-After. */
+  maxQueued?: number;
 }
 
-export interface IntrospectionCheckOptions {
+export const INTROSPECTION_DEFAULTS = {
+  cacheTtlMs: 30_000,
+  maxCacheTtlMs: 60_000,
+  negativeCacheTtlMs: 5_000,
+  maxConcurrent: 16,
+  maxQueued: 256,
+  /** Refused tokens remembered at most (each entry a digest and five claims: about 400 bytes). */
+  negativeMaxEntries: 10_000,
+  /** An answer larger than this is a failure, not something to parse and keep. */
+  maxAnswerBytes: 64 * 1024,
+} as const;
+
+export interface IntrospectionCheckOptions extends Omit<IntrospectionOptions, 'endpoint'> {
   endpoint: () => Promise<string>;
-  clientId: string;
-  clientSecret: string;
   issuer: string;
   clockToleranceSec: number;
   timeoutMs?: number;
+  /** Where trouble is written (rate-limited); default stderr. */
+  log?: (line: string) => void;
+}
+
+/** The endpoint could not be asked (breaker open, queue full, failure): retry after that long. */
+export interface Unavailable {
+  unavailable: string;
+  retryAfterMs: number;
+}
+
+export type IntrospectionCheck = TokenCheck | Unavailable;
+
+class UnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly retryAfterMs: number,
+  ) {
+    super(message);
+  }
+}
+
+/** What a refusal is judged on again: a few claims, never the whole answer. */
+function essentials(answer: Record<string, unknown>): Record<string, unknown> {
+  const { active, iss, aud, exp, nbf } = answer;
+  return { active, iss, aud, exp, nbf };
+}
+
+/** Retry-After in seconds (RFC 9110 §10.2.3; the date form is read too), as ms. */
+function retryAfterMs(header: string | null, now: number): number | undefined {
+  if (header === null) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
 export class TokenIntrospection {
   readonly #options: IntrospectionCheckOptions;
   readonly #authorization: string;
+  readonly #cacheTtlMs: number;
+  readonly #negativeTtlMs: number;
+  readonly #refused = new BoundedExpiryCache<Record<string, unknown>>(
+    INTROSPECTION_DEFAULTS.negativeMaxEntries,
+  );
+  readonly #flights = new SingleFlight<Record<string, unknown>>();
+  readonly #gate: ConcurrencyGate;
+  readonly #breaker = new CircuitBreaker();
+  readonly #log: RateLimitedLog;
 
   constructor(options: IntrospectionCheckOptions) {
     this.#options = options;
     // RFC 6749 §2.3.1: id and secret are form-encoded before they are joined.
     const basic = `${encodeURIComponent(options.clientId)}:${encodeURIComponent(options.clientSecret)}`;
     this.#authorization = `Basic ${Buffer.from(basic).toString('base64')}`;
+    this.#cacheTtlMs = options.cacheTtlMs ?? INTROSPECTION_DEFAULTS.cacheTtlMs;
+    this.#negativeTtlMs = options.negativeCacheTtlMs ?? INTROSPECTION_DEFAULTS.negativeCacheTtlMs;
+    this.#gate = new ConcurrencyGate(
+      options.maxConcurrent ?? INTROSPECTION_DEFAULTS.maxConcurrent,
+      options.maxQueued ?? INTROSPECTION_DEFAULTS.maxQueued,
+    );
+    this.#log = new RateLimitedLog(options.log ?? ((line) => process.stderr.write(`${line}\n`)));
   }
 
-  async check(token: string, audience: string, now = Date.now()): Promise<TokenCheck> {
-    const endpoint = await this.#options.endpoint();
-    const response = await fetch(endpoint, {
-      method: 'POST',
-      headers: {
-        authorization: this.#authorization,
-        'content-type': 'application/x-www-form-urlencoded',
-        accept: 'application/json',
-      },
-      body: new URLSearchParams({ token, token_type_hint: 'access_token' }),
-      signal: AbortSignal.timeout(this.#options.timeoutMs ?? 10_000),
-    });
+  /** Until when an accepted token may be trusted without asking again: the revocation window. */
+  rememberUntil(expiresAt: number | undefined, now = Date.now()): number {
+    const bound = now + this.#cacheTtlMs;
+    return expiresAt === undefined ? bound : Math.min(expiresAt, bound);
+  }
+
+  /** The sizes of what it holds, for stats. */
+  get stats() {
+    return {
+      refusedTokens: this.#refused.size,
+      inFlight: this.#flights.size,
+      running: this.#gate.running,
+      queued: this.#gate.waiting,
+      breakerOpen: this.#breaker.isOpen(),
+    };
+  }
+
+  async check(token: string, audience: string, digest = tokenDigest(token)): Promise<IntrospectionCheck> {
+    const refused = this.#refused.get(digest);
+    if (refused !== undefined) return this.#judge(refused, audience, Date.now());
+    let answer: Record<string, unknown>;
+    try {
+      answer = await this.#flights.run(digest, () => this.#admitted(token));
+    } catch (error) {
+      if (error instanceof UnavailableError) {
+        return { unavailable: error.message, retryAfterMs: error.retryAfterMs };
+      }
+      throw error;
+    }
+    const now = Date.now();
+    const verdict = this.#judge(answer, audience, now);
+    if ('invalid' in verdict) this.#refused.set(digest, essentials(answer), now + this.#negativeTtlMs, now);
+    return verdict;
+  }
+
+  /** Asks the endpoint when the breaker and the gate let it; otherwise fails as unavailable. */
+  async #admitted(token: string): Promise<Record<string, unknown>> {
+    if (this.#breaker.isOpen()) throw this.#breakerOpen();
+    try {
+      return await this.#gate.run(() => {
+        // Checked again at its turn: the breaker may have opened while it waited.
+        if (this.#breaker.admit() > 0) throw this.#breakerOpen();
+        return this.#ask(token);
+      });
+    } catch (error) {
+      if (!(error instanceof GateFullError)) throw error;
+      this.#log.log(
+        'full',
+        `oauthResourceServer: ${error.message} introspections of distinct tokens; refused with 503 (introspection.maxConcurrent, maxQueued)`,
+      );
+      throw new UnavailableError('Too many tokens are being checked at once', 1000);
+    }
+  }
+
+  #breakerOpen(): UnavailableError {
+    const waitMs = Math.max(this.#breaker.waitMs(), 1000);
+    return new UnavailableError("The authorization server is not answering weft's token checks", waitMs);
+  }
+
+  async #ask(token: string): Promise<Record<string, unknown>> {
+    let endpoint = '(unknown)';
+    let response: Response;
+    try {
+      endpoint = await this.#options.endpoint();
+      response = await fetch(endpoint, {
+        method: 'POST',
+        headers: {
+          authorization: this.#authorization,
+          'content-type': 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
+        body: new URLSearchParams({ token, token_type_hint: 'access_token' }),
+        signal: AbortSignal.timeout(this.#options.timeoutMs ?? 10_000),
+      });
+    } catch (error) {
+      return this.#failed(`introspection at ${endpoint} failed: ${(error as Error).message}`, {});
+    }
     if (!response.ok) {
       await response.body?.cancel();
-      throw new Error(
-        `oauthResourceServer: introspection at ${endpoint} answered HTTP ${response.status}; check introspection.clientId and clientSecret`,
+      const overloaded = response.status === 429 || response.status === 503;
+      const hint = overloaded ? 'it limits weft' : 'check introspection.clientId and clientSecret';
+      return this.#failed(`introspection at ${endpoint} answered HTTP ${response.status}; ${hint}`, {
+        overloaded,
+        retryAfterMs: retryAfterMs(response.headers.get('retry-after'), Date.now()),
+      });
+    }
+    const text = await response.text();
+    let answer: unknown;
+    try {
+      if (text.length > INTROSPECTION_DEFAULTS.maxAnswerBytes) throw new Error(`${text.length} bytes`);
+      answer = JSON.parse(text);
+    } catch (error) {
+      return this.#failed(
+        `introspection at ${endpoint} answered no usable JSON (${(error as Error).message})`,
+        {},
       );
     }
-    const answer = (await response.json()) as Record<string, unknown>;
-    return this.#judge(answer, audience, now);
+    if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) {
+      return this.#failed(`introspection at ${endpoint} answered JSON that is not an object`, {});
+    }
+    this.#breaker.succeeded();
+    return answer as Record<string, unknown>;
+  }
+
+  #failed(detail: string, how: { overloaded?: boolean; retryAfterMs?: number | undefined }): never {
+    this.#breaker.failed({ overloaded: how.overloaded, retryAfterMs: how.retryAfterMs });
+    this.#log.log(
+      how.overloaded ? 'overloaded' : 'failed',
+      `oauthResourceServer: ${detail}; callers get 503`,
+    );
+    throw new UnavailableError(
+      'The authorization server could not check the token',
+      Math.max(this.#breaker.waitMs(), 1000),
+    );
   }
 
   #judge(answer: Record<string, unknown>, audience: string, now: number): TokenCheck {

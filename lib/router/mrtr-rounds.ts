@@ -13,6 +13,7 @@
  * handler runs again: one handler serves both eras.
  */
 import { type Principal, principalKey } from '../auth/principal.js';
+import type { CallTrace } from '../engine/call-observer.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import {
@@ -30,6 +31,7 @@ import {
   MissingClientCapabilityError,
 } from '../tools/tool-context.js';
 import type { MethodContext } from './method-table.js';
+import { newMrtrChain, noteMrtrChain } from './mrtr-chain.js';
 import { argumentsDigest, type Origin, type RequestStateSeal, type RoundState } from './request-state.js';
 
 /** An `input_required` answer; ModernAnswers dresses it (resultType, serverInfo, no cache hints). */
@@ -62,6 +64,9 @@ export class Round {
   readonly answers: Record<string, unknown>;
   /** The handler's own state from the previous round (explicit form), verified. */
   readonly state: unknown;
+  /** The chain id from the opened state; undefined in a first round until it asks. */
+  #chain: string | undefined;
+  readonly #trace: CallTrace | undefined;
 
   constructor(
     seal: RequestStateSeal,
@@ -69,12 +74,17 @@ export class Round {
     capabilities: Record<string, unknown>,
     answers: Record<string, unknown>,
     state: unknown,
+    chain: string | undefined,
+    trace: CallTrace | undefined,
   ) {
     this.#seal = seal;
     this.#origin = origin;
     this.#capabilities = capabilities;
     this.answers = answers;
     this.state = state;
+    this.#chain = chain;
+    this.#trace = trace;
+    if (chain !== undefined) noteMrtrChain(trace, chain);
   }
 
   /** What the engine gets: the answers, and the handler's own state if it has one. */
@@ -95,8 +105,14 @@ export class Round {
     }
     const inputRequests: InputRequiredAnswer['inputRequests'] = {};
     for (const { key, method, params } of questions) inputRequests[key] = { method, params };
+    // A first round that asks starts the chain; later rounds carry on the one they brought.
+    if (this.#chain === undefined) {
+      this.#chain = newMrtrChain();
+      noteMrtrChain(this.#trace, this.#chain);
+    }
     const next: RoundState = {
       ...this.#origin,
+      chain: this.#chain,
       answers: this.answers,
       asked: questions.map((question) => question.key),
       ...(state === undefined ? {} : { state }),
@@ -138,6 +154,7 @@ export class MrtrRounds {
     const origin = originOf(method, target, args, ctx.scope.principal);
     let answers: Record<string, unknown>;
     let state: unknown;
+    let chain: string | undefined;
     if (params.requestState === undefined) {
       // A first round, or a client that kept no state: its answers stand alone.
       answers = { ...responses };
@@ -147,8 +164,9 @@ export class MrtrRounds {
       // Only answers to what the last round asked are taken; unknown extra keys are ignored.
       for (const key of opened.asked) if (key in responses) answers[key] = responses[key];
       state = opened.state;
+      chain = opened.chain;
     }
-    return new Round(this.#seal, origin, ctx.scope.clientCapabilities, answers, state);
+    return new Round(this.#seal, origin, ctx.scope.clientCapabilities, answers, state, chain, ctx.trace);
   }
 }
 

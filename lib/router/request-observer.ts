@@ -25,4 +25,6 @@ export interface ObservedRequest {
    * child), and ends the observation once the dispatch has settled.
    */
   run(dispatch: () => Promise<void> | undefined): Promise<void> | undefined;
+  /** The MRTR chain this request is a round of (mrtr-chain.ts), once the router knows it. */
+  noteMrtrChain?(chain: string): void;
 }

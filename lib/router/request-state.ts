@@ -33,6 +33,8 @@ export interface RoundState {
   asked: string[];
   /** The handler's own state (the explicit form), if it gave one. */
   state?: unknown;
+  /** The chain id every round of this request shares (mrtr-chain.ts), minted at its first round. */
+  chain: string;
 }
 
 interface Sealed extends RoundState {

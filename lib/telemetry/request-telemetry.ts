@@ -14,7 +14,6 @@ import type { OutcomeKind } from '../engine/outcome.js';
 import { META } from '../protocol/eras.js';
 import type { JsonRpcMessage, JsonRpcRequest } from '../protocol/json-rpc.js';
 import type { ObservedRequest, RequestObserver } from '../router/request-observer.js';
-import { argumentsDigest } from '../router/request-state.js';
 import type { MessageSink, Session } from '../router/session.js';
 import type { OtelApi } from './otel-api.js';
 import { ATTR, WEFT_ATTR, WEFT_ERROR } from './semconv.js';
@@ -145,19 +144,7 @@ function ownAttributes(
   }
   if (method.startsWith('resources/') && typeof params.uri === 'string')
     attributes[ATTR.mcpResourceUri] = params.uri;
-  if (typeof params.requestState === 'string') attributes[WEFT_ATTR.mrtrChain] = roundChain(method, params);
   return attributes;
-}
-
-/**
- * What the rounds of one multi-round request have in common, as a span attribute: every round of
- * it must carry the same method, target and arguments (the sealed requestState checks it), so a
- * digest of those ties the rounds together whatever the client does with trace context. Two
- * clients making the very same call share it: their traces tell them apart.
- */
-function roundChain(method: string, params: Record<string, unknown>): string {
-  const target = method === 'resources/read' ? params.uri : params.name;
-  return argumentsDigest({ method, target, arguments: params.arguments ?? null }).slice(0, 16);
 }
 
 /** One observed request: its span (when tracing), its measurement, its answer. */
@@ -231,17 +218,13 @@ class Observation implements ObservedRequest {
       this.#errorMessage = message.error.message;
       return;
     }
-    const result = message.result as { isError?: unknown; requestState?: unknown } | undefined;
+    const result = message.result as { isError?: unknown } | undefined;
     if (result?.isError === true) this.#toolError = true;
-    // A first round that asks for input starts a chain its retries will share (see roundChain).
-    const params = this.#request.params ?? {};
-    if (
-      this.span !== undefined &&
-      typeof result?.requestState === 'string' &&
-      params.requestState === undefined
-    ) {
-      this.span.setAttribute(WEFT_ATTR.mrtrChain, roundChain(this.#request.method, params));
-    }
+  }
+
+  /** The MRTR chain the router found in the sealed requestState, or minted (router/mrtr-chain.ts). */
+  noteMrtrChain(chain: string): void {
+    this.span?.setAttribute(WEFT_ATTR.mrtrChain, chain);
   }
 
   #end(): void {

@@ -11,8 +11,11 @@ import type { IncomingMessage } from 'node:http';
 import type { Principal } from '../auth/principal.js';
 
 export interface AuthRefusal {
-  /** 401 or 403; 500 when the hook itself failed (what `callAuthHook` answers for a throw). */
-  status: 401 | 403 | 500;
+  /**
+   * 401 or 403; 503 when the caller may retry (the token could not be checked now: say when in a
+   * `retry-after` header); 500 when the hook itself failed (what `callAuthHook` answers for a throw).
+   */
+  status: 401 | 403 | 500 | 503;
   message: string;
   headers?: Record<string, string>;
 }

@@ -12,6 +12,7 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkListenAudience } from '../auth/host-audience.js';
 import type { Principal } from '../auth/principal.js';
 import type { HealthOptions } from '../health/health-options.js';
 import type { HealthRoutes } from '../health/health-routes.js';
@@ -184,6 +185,7 @@ export class StreamableHttpTransport {
   }
 
   async listen(port: number, host = '127.0.0.1'): Promise<AddressInfo> {
+    checkListenAudience(this.#options.auth, host, 'HTTP');
     const server = createServer(this.handle);
     this.#server = server;
     await new Promise<void>((resolve, reject) => {

@@ -22,6 +22,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
+import { checkListenAudience } from '../auth/host-audience.js';
 import type { Principal } from '../auth/principal.js';
 import { failure, parseError } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
@@ -93,6 +94,7 @@ export class WebSocketTransport {
 
   /** Listens on its own port. */
   async listen(port: number, host = '127.0.0.1'): Promise<AddressInfo> {
+    checkListenAudience(this.#options.auth, host, 'WebSocket');
     const server = this.#createServer({ port, host });
     await new Promise<void>((resolve, reject) => {
       server.once('listening', resolve);

@@ -63,7 +63,7 @@ describe('signing key rotation at the authorization server', () => {
       ({
         headers: { host, authorization: `Bearer ${accessToken}` },
         url: '/mcp',
-        socket: {},
+        socket: { localAddress: '127.0.0.1', localPort: weft.port },
       }) as IncomingMessage;
     const host = new URL(weft.url).host;
     const first = await hook(request(host));
@@ -77,7 +77,8 @@ describe('signing key rotation at the authorization server', () => {
     assert.equal(second.principal, first.principal, 'the very principal the first verification made');
     assert.equal(first.principal.subject, 'agent');
     assert.ok(!Object.values(first.principal).includes(accessToken), 'the raw token is not on the principal');
-    const elsewhere = await hook(request('mcp.example.com'));
+    // Another audience for this same address and port (localhost): the token is not for it.
+    const elsewhere = await hook(request(`localhost:${weft.port}`));
     assert.ok(
       typeof elsewhere === 'object' && 'status' in elsewhere && elsewhere.status === 401,
       'cached for one audience',

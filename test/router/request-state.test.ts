@@ -16,6 +16,7 @@ const round: RoundState = {
   answers: { confirm: { action: 'accept', content: { ok: true } } },
   asked: ['seat'],
   state: { step: 2 },
+  chain: 'chain-of-this-call',
 };
 const origin = { method: round.method, target: round.target, digest: round.digest };
 

@@ -13,7 +13,7 @@ import { RequestStateSeal } from '../../lib/router/request-state.js';
 const build = (requestStateKey: string | Uint8Array) =>
   new McpServer({ name: 'state-key', version: '1', requestStateKey });
 
-const round = { method: 'tools/call', target: 't', digest: 'd', answers: {}, asked: [] };
+const round = { method: 'tools/call', target: 't', digest: 'd', answers: {}, asked: [], chain: 'c' };
 const origin = { method: 'tools/call', target: 't', digest: 'd' };
 
 describe('security: requestStateKey is random key material of 32 bytes or more', () => {

@@ -45,6 +45,8 @@ export interface AuthorizationServerUnderTest {
   readonly requestLog: readonly string[];
   /** A client-credentials token for `resource` (RFC 8707), as a client asks for one. */
   mintToken(request: { clientId: string; resource: string; scope?: string }): Promise<MintedToken>;
+  /** Revokes a token at the revocation endpoint (RFC 7009), as the client it was issued to. */
+  revokeToken(request: { clientId: string; token: string }): Promise<void>;
   /** A token signed with the current signing key, with any claims and header a test wants. */
   sign(claims: Record<string, unknown>, header?: { kid?: string; typ?: string }): Promise<string>;
   /** The public key tokens are signed with now, as a JWK. */
@@ -145,6 +147,7 @@ export async function startAuthorizationServer(
         clientCredentials: { enabled: true },
         // Any client that authenticates may introspect (weft introspects with credentials of its own).
         introspection: { enabled: true, allowedPolicy: () => true },
+        revocation: { enabled: true },
         resourceIndicators: {
           enabled: true,
           // Any resource a client names is a resource server: a token for another resource than
@@ -222,6 +225,20 @@ export async function startAuthorizationServer(
         expiresIn: answer.expires_in as number,
         scope: answer.scope as string | undefined,
       };
+    },
+    async revokeToken({ clientId, token }) {
+      const client = clients.get(clientId);
+      if (!client) throw new Error(`unknown test client ${clientId}`);
+      const response = await fetch(discovery.revocation_endpoint!, {
+        method: 'POST',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${client.clientId}:${client.clientSecret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: new URLSearchParams({ token, token_type_hint: 'access_token' }),
+      });
+      if (!response.ok)
+        throw new Error(`revocation refused: HTTP ${response.status} ${await response.text()}`);
     },
     async sign(claims, header = {}) {
       const key = keys[0]!;

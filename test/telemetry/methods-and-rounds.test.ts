@@ -156,14 +156,29 @@ describe('request spans: the remaining methods, and MRTR rounds', () => {
     });
     assert.deepEqual(second.result?.content, [{ type: 'text', text: 'you said wren' }]);
     await call('other-1', {}, 'fish');
+    // The very same call again (same tool, same arguments, same caller): another chain all the same.
+    const twin = await call('twin-1', {});
+    await call('twin-2', {
+      inputResponses: { word: { action: 'accept', content: { word: 'kite' } } },
+      requestState: twin.result?.requestState,
+    });
 
     const span = (id: string) =>
       spanEnded('tools/call ask_word', (s) => attr(s, 'jsonrpc.request.id') === id);
-    const [one, two, other] = await Promise.all([span('round-1'), span('round-2'), span('other-1')]);
-    assert.notEqual(one.spanContext().spanId, two.spanContext().spanId, 'a span per round');
-    const chain = attr(one, 'weft.mrtr.chain');
+    const [one, two, other, twinOne, twinTwo] = await Promise.all(
+      ['round-1', 'round-2', 'other-1', 'twin-1', 'twin-2'].map(span),
+    );
+    assert.notEqual(one!.spanContext().spanId, two!.spanContext().spanId, 'a span per round');
+    const chain = attr(one!, 'weft.mrtr.chain');
     assert.equal(typeof chain, 'string');
-    assert.equal(attr(two, 'weft.mrtr.chain'), chain, 'the retry carries the first round’s chain');
-    assert.notEqual(attr(other, 'weft.mrtr.chain'), chain, 'another call (other arguments) is another chain');
+    assert.equal(attr(two!, 'weft.mrtr.chain'), chain, 'the retry carries the first round’s chain');
+    assert.notEqual(
+      attr(other!, 'weft.mrtr.chain'),
+      chain,
+      'another call (other arguments) is another chain',
+    );
+    assert.notEqual(attr(twinOne!, 'weft.mrtr.chain'), chain, 'an identical call is another chain');
+    assert.equal(attr(twinTwo!, 'weft.mrtr.chain'), attr(twinOne!, 'weft.mrtr.chain'), 'its rounds share it');
+    assert.ok(!String(twin.result?.requestState).includes(String(chain)), 'the id is inside the seal');
   });
 });
