@@ -10,23 +10,16 @@
  *   calls all time out (the demo's 150 ms against 2 s spins) or are dropped by their client, so
  *   that threads are terminated and replaced all the time;
  * - the same server's capped pool (heap caps of its own), which starts empty and grows on demand.
- * With `--mode churn` only the long-lived server runs, with the demo's own `spin` tool: the demo's
- * exact set-up, which is where the fault was first seen.
  * Then it checks that the long-lived server still answers normally, closes it, and prints one line
  * of JSON: how many requests were sent, answered, answered twice, cancelled by the client (which
  * may go unanswered), or never answered.
  */
 import { parseArgs } from 'node:util';
-import demoSpin from '../../examples/tools/spin.js';
 import { McpServer } from '../../lib/index.js';
 import type { JsonRpcMessage } from '../../lib/protocol/json-rpc.js';
 import { stormTools } from './storm-tools.js';
 
-const { values } = parseArgs({
-  options: { seconds: { type: 'string', default: '30' }, mode: { type: 'string', default: 'mixed' } },
-});
-/** 'churn': the long-lived server's churn alone, at full speed; 'mixed': everything at once. */
-const mixed = values.mode !== 'churn';
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '30' } } });
 const until = Date.now() + Number(values.seconds) * 1000;
 
 interface Reply {
@@ -62,8 +55,7 @@ function makeServer(timeoutMs: number, maxThreads: number): McpServer {
       if (logged.length < 20) logged.push(message);
     },
   });
-  if (mixed) for (const tool of stormTools) server.tool(tool);
-  else server.tool(demoSpin);
+  for (const tool of stormTools) server.tool(tool);
   return server;
 }
 
@@ -215,11 +207,11 @@ async function modernCall(url: string, tool: string, ms: number, signal?: AbortS
   }
 }
 
-/** The demo's churn over HTTP: 150 ms deadlines against 2 s spins, so threads die all the time. */
+/** Churn like the demo's over HTTP: 150 ms deadlines against 2 s spins, so threads die all the time. */
 async function churn(url: string, stop: () => boolean): Promise<void> {
   while (!stop()) {
-    const tool = mixed ? pick(['spin', 'spin', 'spin', 'capped', 'polite']) : 'spin';
-    const abort = mixed && Math.random() < 0.2 ? new AbortController() : undefined;
+    const tool = pick(['spin', 'spin', 'spin', 'capped', 'polite']);
+    const abort = Math.random() < 0.2 ? new AbortController() : undefined;
     if (abort) setTimeout(() => abort.abort(), random(150));
     count(await modernCall(url, tool, 2_000, abort?.signal));
   }
@@ -233,7 +225,7 @@ const url = `http://127.0.0.1:${longLived.addresses.http!.port}/mcp`;
 const over = () => Date.now() > until;
 const churning = Array.from({ length: 8 }, () => churn(url, over));
 let round = 0;
-const rounds = Array.from({ length: mixed ? 2 : 0 }, async () => {
+const rounds = Array.from({ length: 2 }, async () => {
   while (!over()) await shortLived(round++);
 });
 await Promise.all([...churning, ...rounds]);
@@ -241,7 +233,7 @@ await Promise.all([...churning, ...rounds]);
 // The long-lived server serves normally after all of that: every kind of tool answers. A first
 // call may still meet a thread being replaced, so each gets a few tries.
 const after: Record<string, string> = {};
-for (const tool of mixed ? ['spin', 'polite', 'capped', 'isolated'] : ['spin']) {
+for (const tool of ['spin', 'polite', 'capped', 'isolated']) {
   for (let attempt = 0; attempt < 10; attempt++) {
     const reply = await modernCall(url, tool, 5);
     after[tool] = reply.result?.content?.[0]?.text ?? JSON.stringify(reply);
