@@ -70,12 +70,15 @@ function cycle() {
   worker.on('error', () => {});
   return new Promise((resolve) => {
     worker.once('online', () => {
-      setTimeout(() => {
-        worker.terminate().then(() => {
-          terminated++;
-          resolve(cycle());
-        });
-      }, loadMs * (0.5 + Math.random() * 0.7));
+      setTimeout(
+        () => {
+          worker.terminate().then(() => {
+            terminated++;
+            resolve(cycle());
+          });
+        },
+        loadMs * (0.5 + Math.random() * 0.7),
+      );
     });
   });
 }
