@@ -7,9 +7,17 @@
  * cross the thread boundary (a function, a symbol) becomes a tool error here instead of killing the
  * worker while it posts the answer. Pool processes (workers/process-entry) run their handlers
  * through the same `runHandler`, with a context of their own.
+ *
+ * Pool threads reach this module through workers/pool-thread-entry.cts, by import(). Each call
+ * writes where its thread is (loading the tool's module, running) into its flag, so that the main
+ * thread never terminates a thread in the middle of a load (lib/engine/thread-life.ts).
  */
+import { workerData } from 'node:worker_threads';
+import { FLAG_SLOTS } from '../lib/engine/abandon-reason.js';
 import type { TraceCarrier } from '../lib/engine/call-observer.js';
-import type { PoolTask, PoolTaskResult } from '../lib/engine/worker-protocol.js';
+import { flagView } from '../lib/engine/cancel-flags.js';
+import { beginCallLoad, CallLife, setCallLife } from '../lib/engine/thread-life.js';
+import type { PoolTask, PoolTaskResult, PoolWorkerData } from '../lib/engine/worker-protocol.js';
 import { type AnswerBook, QuestionsAsked, untilQuestions } from '../lib/tools/client-questions.js';
 import { findHandler, type Handler, type HandlerAddress } from '../lib/tools/handler-export.js';
 import {
@@ -39,13 +47,35 @@ const loaded = new Map<string, Handler>();
 const loading = new Map<string, Promise<Handler>>();
 
 export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
-  const ctx = new WorkerToolContext(task);
+  const data = workerData as PoolWorkerData;
+  const flag = flagView(data.cancelFlags, task.flagSlot);
   try {
-    return await runHandler(task, ctx, ctx.book);
+    // Abandoned before its thread picked it up (or the pool is closing): nothing is loaded or run.
+    if (!beginCallLoad(flag, data.threadLife)) return NOT_STARTED;
+    const key = handlerKey(task);
+    // The module is loaded here, while the flag says so; a module that fails to load fails the
+    // call below, in runHandler, with the usual tool error.
+    if (!loaded.has(key)) await loadHandler(task, key).catch(() => undefined);
+    if (Atomics.load(flag, FLAG_SLOTS.reason) !== 0) return NOT_STARTED;
+    setCallLife(flag, CallLife.Running);
+    const ctx = new WorkerToolContext(task);
+    try {
+      return await runHandler(task, ctx, ctx.book);
+    } finally {
+      ctx.finish();
+    }
   } finally {
-    ctx.finish();
+    setCallLife(flag, CallLife.Finished);
   }
 }
+
+/** The answer of a call abandoned before its handler ran; the main thread has decided it already. */
+const NOT_STARTED: PoolTaskResult = {
+  ok: false,
+  message: 'The call was abandoned before its handler ran',
+  abandoned: true,
+  events: 0,
+};
 
 /**
  * Runs a call's handler with its ctx, in a pool thread or a pool process, and returns the outcome

@@ -7,7 +7,7 @@
  * read `signal` or asked the client cannot stop by itself, so its thread is terminated without
  * waiting out the grace.
  */
-export const FLAG_SLOTS = { reason: 0, watching: 1 } as const;
+export const FLAG_SLOTS = { reason: 0, watching: 1, life: 2 } as const;
 export const AbandonCode = {
   Running: 0,
   Timeout: 1,

@@ -30,7 +30,7 @@ export class CancelFlags {
     this.#free = this.#views.map((_, slot) => capacity - 1 - slot);
   }
 
-  /** A free slot for a call about to start, its flag cleared to "running, not watched". */
+  /** A free slot for a call about to start, its flag cleared to "running, not watched, not started". */
   lease(): number {
     const slot = this.#free.pop();
     if (slot === undefined) {
@@ -41,6 +41,7 @@ export class CancelFlags {
     const flag = this.#views[slot]!;
     Atomics.store(flag, FLAG_SLOTS.reason, 0);
     Atomics.store(flag, FLAG_SLOTS.watching, 0);
+    Atomics.store(flag, FLAG_SLOTS.life, 0);
     return slot;
   }
 
@@ -52,6 +53,12 @@ export class CancelFlags {
   /** Gives a slot back once no thread can touch its flag any more. */
   giveBack(slot: number): void {
     this.#free.push(slot);
+  }
+
+  /** The flags of the calls that hold a slot now (close() waits for those still loading). */
+  leased(): Int32Array[] {
+    const free = new Set(this.#free);
+    return this.#views.filter((_, slot) => !free.has(slot));
   }
 
   /** Slots not leased now, for tests. */

@@ -23,6 +23,7 @@ import type { Outcome } from './outcome.js';
 import { errorReply, performPeerOp } from './peer-ops.js';
 import { decideWorkerDied, resultOutcome, runPooledCall } from './pooled-call.js';
 import { TaskAbortHandle } from './task-abort-handle.js';
+import { PoolLife, terminateWhenSafe } from './thread-life.js';
 import { envKey, workerEnv } from './worker-env.js';
 import {
   type ClientReply,
@@ -34,7 +35,8 @@ import {
   type WorkerEvent,
 } from './worker-protocol.js';
 
-const POOL_ENTRY = fileURLToPath(new URL('../../workers/pool-entry.js', import.meta.url));
+/** CommonJS, so Piscina's require() of it is no require(esm): see workers/pool-thread-entry.cts. */
+const POOL_ENTRY = fileURLToPath(new URL('../../workers/pool-thread-entry.cjs', import.meta.url));
 
 export interface PoolExecutorOptions {
   /** Thread slots shared by every blocking tool. */
@@ -68,10 +70,11 @@ interface EventSink {
 /** How long a result waits for events its worker sent before it; a safety net, not a delay. */
 const EVENT_CATCH_UP_MS = 200;
 
-/** A Piscina pool and the cancel flags its threads share (see cancel-flags.ts). */
+/** A Piscina pool, the cancel flags and the life buffer its threads share (cancel-flags.ts, thread-life.ts). */
 interface ThreadPool {
   readonly piscina: Piscina;
   readonly flags: CancelFlags;
+  readonly life: PoolLife;
 }
 
 interface RunningTask {
@@ -81,7 +84,12 @@ interface RunningTask {
   /** Gives back the thread slot and the flag's slot together: both are free from the same moment. */
   readonly release: Release;
   graceTimer?: NodeJS.Timeout;
+  /** Its termination is decided (it may be held while the thread loads). */
+  terminating: boolean;
+  /** Its thread was terminated: the slot comes back when that thread has exited. */
   terminated: boolean;
+  /** Its result or its failure arrived: a termination still held for its load is dropped. */
+  settled: boolean;
 }
 
 export class PoolExecutor {
@@ -148,7 +156,9 @@ export class PoolExecutor {
             pool.flags.giveBack(slot);
             release();
           },
+          terminating: false,
           terminated: false,
+          settled: false,
         };
         const callSink: EventSink = {
           callId,
@@ -163,6 +173,7 @@ export class PoolExecutor {
         sink = callSink;
         this.#sinks.add(callSink);
         const onResult = (result: PoolTaskResult) => {
+          task.settled = true;
           clearTimeout(task.graceTimer);
           if (result.telemetry) call.watch?.ranOn(result.telemetry.worker, result.telemetry.spans);
           task.release();
@@ -172,6 +183,7 @@ export class PoolExecutor {
           else this.#awaitEvents(callSink, result.events, finish);
         };
         const onFailure = (error: unknown) => {
+          task.settled = true;
           clearTimeout(task.graceTimer);
           if (task.terminated) return; // the slot comes back when the thread has exited
           task.release();
@@ -228,12 +240,20 @@ export class PoolExecutor {
     for (const post of posts) post();
   };
 
-  /** Stops every pool; running threads are terminated. */
+  /**
+   * Stops every pool; running threads are terminated, once none is loading modules (bounded: see
+   * thread-life.ts).
+   */
   async close(): Promise<void> {
     this.#closed = true;
     const pools = [...this.#pools.values()];
     this.#pools.clear();
-    await Promise.all(pools.map((pool) => pool.piscina.destroy()));
+    await Promise.all(
+      pools.map(async (pool) => {
+        await pool.life.closing(pool.flags.leased());
+        await pool.piscina.destroy();
+      }),
+    );
   }
 
   /** Threads currently alive across all pools (idle, busy or dying), for tests and diagnostics. */
@@ -252,7 +272,18 @@ export class PoolExecutor {
     };
   }
 
+  /** Terminates the task's thread, once it is not loading modules (thread-life.ts). */
   #terminate(task: RunningTask): void {
+    if (task.terminating) return;
+    task.terminating = true;
+    terminateWhenSafe(
+      task.flag,
+      () => task.settled,
+      () => this.#terminateNow(task),
+    );
+  }
+
+  #terminateNow(task: RunningTask): void {
     task.terminated = true;
     const before = new Set<Worker>(task.pool.threads);
     task.abort.abort(); // Piscina rejects the task and terminates its thread synchronously
@@ -287,9 +318,10 @@ export class PoolExecutor {
     const isDefault = key === '|';
     const threadEnv = workerEnv(env);
     const flags = new CancelFlags(this.#options.maxThreads);
+    const life = new PoolLife();
     const piscina = new Piscina({
       filename: POOL_ENTRY,
-      workerData: { cancelFlags: flags.buffer } satisfies PoolWorkerData,
+      workerData: { cancelFlags: flags.buffer, threadLife: life.buffer } satisfies PoolWorkerData,
       maxThreads: this.#options.maxThreads,
       // The default pool keeps its threads warm; pools with special limits shrink when idle.
       minThreads: isDefault ? this.#options.maxThreads : 0,
@@ -298,7 +330,7 @@ export class PoolExecutor {
       ...(limits ? { resourceLimits: limits } : {}),
       ...(threadEnv ? { env: threadEnv } : {}),
     });
-    const pool: ThreadPool = { piscina, flags };
+    const pool: ThreadPool = { piscina, flags, life };
     piscina.on('message', (event: unknown) => {
       if (!isWorkerEvent(event)) return;
       const sink = this.#sinks.find(event.callId);

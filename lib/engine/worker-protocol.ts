@@ -19,6 +19,8 @@ import type { PeerOp, PeerReply } from './peer-ops.js';
 export interface PoolWorkerData {
   /** The buffer that PoolTask.flag slots index into. */
   cancelFlags: SharedArrayBuffer;
+  /** The pool's thread lives: threads loading their entry, and whether the pool closes (thread-life.ts). */
+  threadLife: SharedArrayBuffer;
 }
 
 export interface PoolTask {

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { AbandonCode, FLAG_SLOTS } from '../../lib/engine/abandon-reason.js';
 import { CancelFlags, FLAG_LENGTH } from '../../lib/engine/cancel-flags.js';
+import { CallLife } from '../../lib/engine/thread-life.js';
 import type { PoolTaskResult } from '../../lib/engine/worker-protocol.js';
 import { rawPool } from '../support/raw-pool.js';
 
@@ -24,10 +25,11 @@ describe('CancelFlags', () => {
 
     Atomics.store(flags.flag(first), FLAG_SLOTS.reason, AbandonCode.Cancelled);
     Atomics.store(flags.flag(first), FLAG_SLOTS.watching, 1);
+    Atomics.store(flags.flag(first), FLAG_SLOTS.life, CallLife.Finished);
     flags.giveBack(first);
     const again = flags.lease();
     assert.equal(again, first);
-    assert.deepEqual([...flags.flag(again)], [AbandonCode.Running, 0]);
+    assert.deepEqual([...flags.flag(again)], [AbandonCode.Running, 0, CallLife.NotStarted]);
   });
 
   it('refuses to lease past its capacity, saying so, rather than share a flag', () => {

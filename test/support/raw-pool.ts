@@ -6,9 +6,10 @@
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { CancelFlags } from '../../lib/engine/cancel-flags.js';
+import { PoolLife } from '../../lib/engine/thread-life.js';
 import type { PoolTask, PoolWorkerData } from '../../lib/engine/worker-protocol.js';
 
-const POOL_ENTRY = fileURLToPath(new URL('../../workers/pool-entry.js', import.meta.url));
+const POOL_ENTRY = fileURLToPath(new URL('../../workers/pool-thread-entry.cjs', import.meta.url));
 const FIXTURES = new URL('./fixture-tools.js', import.meta.url).href;
 
 export interface RawPool {
@@ -20,7 +21,7 @@ export interface RawPool {
 
 export function rawPool(): RawPool {
   const flags = new CancelFlags(1);
-  const workerData: PoolWorkerData = { cancelFlags: flags.buffer };
+  const workerData: PoolWorkerData = { cancelFlags: flags.buffer, threadLife: new PoolLife().buffer };
   const pool = new Piscina({ filename: POOL_ENTRY, minThreads: 1, maxThreads: 1, workerData });
   let nextCallId = 1;
   return {
