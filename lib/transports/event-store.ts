@@ -109,7 +109,8 @@ export class EventStore {
 
   /** Forgets everything (the session ended), giving its bytes and its budget entries back. */
   clear(): void {
-    if (this.#budget) for (const arrival of this.#arrivals) if (arrival.entry) this.#budget.remove(arrival.entry);
+    if (this.#budget)
+      for (const arrival of this.#arrivals) if (arrival.entry) this.#budget.remove(arrival.entry);
     this.#streams.clear();
     this.#arrivals.length = 0;
     this.#bytes = 0;
