@@ -7,7 +7,7 @@
  * Every `--sample-ms` it writes one JSON line on stderr: live heap (after a full GC, when run with
  * --expose-gc, so garbage not yet collected does not read as growth) and the event-loop delay over
  * the interval (measured before that GC, so the GC's own pause is not counted as load).
- * Usage: node --expose-gc soak-server.js --http PORT [--threads N] [--sample-ms 2000]
+ * Usage: node --expose-gc soak-server.js --http PORT [--threads N] [--sample-ms 2000] [--fairness off]
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
@@ -19,6 +19,7 @@ const { values } = parseArgs({
     http: { type: 'string' },
     threads: { type: 'string', default: '2' },
     'sample-ms': { type: 'string', default: '2000' },
+    fairness: { type: 'string', default: 'on' },
   },
 });
 
@@ -27,6 +28,8 @@ const server = new McpServer({
   version: '0.1.0',
   timeoutMs: 10_000,
   pool: { maxThreads: Number(values.threads) },
+  // `--fairness off` takes the fair scheduler out, to tell its per-caller state from the rest.
+  ...(values.fairness === 'off' ? { fairness: false as const } : {}),
   // Ended tasks are kept for their TTL (an hour by default); a short one lets the task table reach
   // its steady size early in the run, so what grows after it is a leak, not the TTL.
   tasks: { ttlMs: 15_000 },

@@ -31,6 +31,7 @@ const { values } = parseArgs({
     threads: { type: 'string', default: '2' },
     'sample-seconds': { type: 'string', default: '3' },
     concurrency: { type: 'string', default: '8' },
+    fairness: { type: 'string', default: 'on' },
   },
 });
 const minutes = Number(values.minutes);
@@ -77,7 +78,10 @@ const pid = child.pid!;
 let alive = true;
 child.once('exit', (code, signal) => {
   alive = false;
-  if (phase !== 'done') process.stderr.write(`soak: the server exited (code ${code}, signal ${signal})\n`);
+  if (phase !== 'done') {
+    process.stderr.write(`soak: the server exited (code ${code}, signal ${signal}); its last words:\n`);
+    process.stderr.write(`${serverLog.slice(-15).join('\n')}\n`);
+  }
 });
 
 let phase: Sample['phase'] | 'done' = 'baseline';
@@ -90,7 +94,9 @@ createInterface({ input: child.stderr }).on('line', (line) => {
     parsed = line.startsWith('{"soak"') ? JSON.parse(line) : undefined;
   } catch {}
   if (parsed?.soak !== 'sample') {
-    if (serverLog.length < 200) serverLog.push(line);
+    // The last lines matter (why it died); stack frames and repeats of one message do not.
+    if (!line.startsWith('    at ') && line !== serverLog.at(-1)) serverLog.push(line);
+    if (serverLog.length > 100) serverLog.shift();
     return;
   }
   if (phase === 'done') return;
@@ -169,7 +175,7 @@ await new Promise((resolve) => (alive ? child.once('exit', resolve) : resolve(un
 
 const checks = verdict(samples, ledger, settled, idleCpu, serverAlive);
 const ok = checks.every((check) => check.ok);
-const name = `soak-node${process.versions.node.split('.')[0]}-${minutes}m`;
+const name = `soak-node${process.versions.node.split('.')[0]}-${minutes}m${values.fairness === 'off' ? '-fairness-off' : ''}`;
 await mkdir(values.out, { recursive: true });
 const chart = join(values.out, 'charts', `${name}.svg`);
 await mkdir(join(values.out, 'charts'), { recursive: true });
@@ -186,13 +192,14 @@ await writeFile(
       minutes,
       threads: Number(values.threads),
       concurrency,
+      fairness: values.fairness,
       ok,
       checks,
       requests: { ...ledger, byKind: Object.fromEntries(ledger.byKind) },
       settled,
       idleCpuPercent: idleCpu,
       samples,
-      serverLog: serverLog.slice(0, 50),
+      serverLog,
     },
     null,
     1,
