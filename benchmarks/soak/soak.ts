@@ -71,6 +71,8 @@ const child = spawn(
     values.threads,
     '--sample-ms',
     String(sampleMs),
+    '--fairness',
+    values.fairness,
   ],
   { stdio: ['pipe', 'pipe', 'pipe'] },
 ) as ChildProcessWithoutNullStreams;
