@@ -14,30 +14,64 @@
  * The bytes of events stored across every session's store, with one bound for them all: past it the
  * oldest event anywhere is forgotten first. Without it the per-session bounds multiply by the number
  * of sessions (16 MiB x 10,000 sessions).
+ *
+ * Arrivals are a doubly linked list with one node per stored event, and each node is owned by the
+ * store that holds the event: when a store forgets an event (its own bounds, or its session ended)
+ * it unlinks the node at once. A queue that only drained when the global bound overflowed kept one
+ * entry, and with it the whole ended store, per event ever stored.
  */
 export class ReplayBudget {
-  /** One entry per stored event, in arrival order: the store holding it. */
-  readonly #arrivals: EventStore[] = [];
-  #head = 0;
+  #oldest: BudgetEntry | undefined;
+  #newest: BudgetEntry | undefined;
+  #entries = 0;
   bytes = 0;
 
   constructor(readonly maxBytes: number) {}
 
-  /** An event was stored in `store`; forgets the oldest events anywhere while over the bound. */
-  added(store: EventStore, bytes: number): void {
-    this.#arrivals.push(store);
+  /** Events held across every store (for tests and memory accounting). */
+  get entries(): number {
+    return this.#entries;
+  }
+
+  /** An event of `bytes` was stored in `store`; returns its entry, which the store must `remove` when it forgets the event. */
+  added(store: EventStore, bytes: number): BudgetEntry {
+    const entry: BudgetEntry = { store, bytes, older: this.#newest, newer: undefined };
+    if (this.#newest) this.#newest.newer = entry;
+    else this.#oldest = entry;
+    this.#newest = entry;
+    this.#entries++;
     this.bytes += bytes;
-    while (this.bytes > this.maxBytes && this.#head < this.#arrivals.length) {
-      const oldest = this.#arrivals[this.#head]!;
-      this.#arrivals[this.#head++] = undefined as unknown as EventStore;
-      oldest.forgetOldestForBudget();
-    }
-    // Compact now and then, so the queue's dead head does not grow without bound.
-    if (this.#head > 1024 && this.#head * 2 > this.#arrivals.length) {
-      this.#arrivals.splice(0, this.#head);
-      this.#head = 0;
+    return entry;
+  }
+
+  /** Forgets the oldest events anywhere while over the bound (called once the new event is in its store). */
+  trim(): void {
+    while (this.bytes > this.maxBytes && this.#oldest) {
+      const oldest = this.#oldest;
+      oldest.store.forgetOldestForBudget();
+      if (this.#oldest === oldest) this.remove(oldest); // never loop on an entry its store no longer knows
     }
   }
+
+  /** The store forgot the event behind `entry`: unlink it and give its bytes back. */
+  remove(entry: BudgetEntry): void {
+    if (entry.older) entry.older.newer = entry.newer;
+    else if (this.#oldest === entry) this.#oldest = entry.newer;
+    else return; // already removed
+    if (entry.newer) entry.newer.older = entry.older;
+    else this.#newest = entry.older;
+    entry.older = entry.newer = undefined;
+    this.#entries--;
+    this.bytes -= entry.bytes;
+  }
+}
+
+/** One stored event in the budget's arrival order. */
+export interface BudgetEntry {
+  readonly store: EventStore;
+  readonly bytes: number;
+  older: BudgetEntry | undefined;
+  newer: BudgetEntry | undefined;
 }
 
 export interface StoredEvent {
@@ -54,15 +88,13 @@ interface StreamLog {
 
 export class EventStore {
   readonly #streams = new Map<string, StreamLog>();
-  /** Every stored event in arrival order, for evicting the oldest first. */
-  readonly #arrivals: string[] = [];
+  /** Every stored event in arrival order, for evicting the oldest first; `entry` is its place in the budget. */
+  readonly #arrivals: { streamId: string; entry: BudgetEntry | undefined }[] = [];
   readonly #maxEvents: number;
   readonly #maxBytes: number;
   #bytes = 0;
   #nextStream = 0;
   readonly #budget: ReplayBudget | undefined;
-  /** Entries of the budget's queue for events already gone from here (evicted locally, or cleared). */
-  #gone = 0;
 
   constructor(maxEvents: number, maxBytes: number, budget?: ReplayBudget) {
     this.#maxEvents = maxEvents;
@@ -70,19 +102,15 @@ export class EventStore {
     this.#budget = budget;
   }
 
-  /** The budget's oldest entry is ours: forget our oldest event, unless that one is already gone. */
+  /** The budget is over its bound and our event is the oldest anywhere: forget it. */
   forgetOldestForBudget(): void {
-    if (this.#gone > 0) {
-      this.#gone--;
-      return;
-    }
-    this.#evictOldest(false);
+    this.#evictOldest();
   }
 
-  /** Forgets everything (the session ended), giving its bytes back to the budget. */
+  /** Forgets everything (the session ended), giving its bytes and its budget entries back. */
   clear(): void {
-    this.#gone += this.#arrivals.length;
-    if (this.#budget) this.#budget.bytes -= this.#bytes;
+    if (this.#budget)
+      for (const arrival of this.#arrivals) if (arrival.entry) this.#budget.remove(arrival.entry);
     this.#streams.clear();
     this.#arrivals.length = 0;
     this.#bytes = 0;
@@ -106,10 +134,10 @@ export class EventStore {
     if (!log) throw new Error(`weft: event store has no stream ${streamId}`);
     const seq = log.nextSeq++;
     log.events.push({ seq, data });
-    this.#arrivals.push(streamId);
+    this.#arrivals.push({ streamId, entry: this.#budget?.added(this, data.length) });
     this.#bytes += data.length;
-    while (this.#arrivals.length > this.#maxEvents || this.#bytes > this.#maxBytes) this.#evictOldest(true);
-    this.#budget?.added(this, data.length);
+    while (this.#arrivals.length > this.#maxEvents || this.#bytes > this.#maxBytes) this.#evictOldest();
+    this.#budget?.trim();
     return `${streamId}_${seq}`;
   }
 
@@ -138,18 +166,14 @@ export class EventStore {
     return { streamId, events };
   }
 
-  /** `local`: evicted by this store's own bounds, so the budget's entry for it is now stale. */
-  #evictOldest(local: boolean): void {
-    const streamId = this.#arrivals.shift();
-    if (streamId === undefined) return;
-    if (local && this.#budget) this.#gone++;
-    const log = this.#streams.get(streamId);
+  #evictOldest(): void {
+    const arrival = this.#arrivals.shift();
+    if (arrival === undefined) return;
+    if (arrival.entry) this.#budget?.remove(arrival.entry);
+    const log = this.#streams.get(arrival.streamId);
     if (!log) return;
     const evicted = log.events.shift();
-    if (evicted) {
-      this.#bytes -= evicted.data.length;
-      if (this.#budget) this.#budget.bytes -= evicted.data.length;
-    }
-    if (log.finished && log.events.length === 0) this.#streams.delete(streamId);
+    if (evicted) this.#bytes -= evicted.data.length;
+    if (log.finished && log.events.length === 0) this.#streams.delete(arrival.streamId);
   }
 }

@@ -11,12 +11,16 @@
  */
 import type { Principal } from '../auth/principal.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
+import { HTTP_DEFAULT_VERSION } from '../protocol/versions.js';
 import type { PeerAddress } from '../router/session.js';
 import type { Connect, Connection } from './connection.js';
 import { EventStore, type ReplayBudget } from './event-store.js';
 import type { SseWriter } from './sse-writer.js';
 
 export const STANDALONE_STREAM = 'standalone';
+
+/** The first version whose clients expect a priming event (dates compare as strings). */
+const PRIMING_VERSION = '2025-11-25';
 
 export class HttpSession {
   readonly connection: Connection;
@@ -72,6 +76,16 @@ export class HttpSession {
       this.#writers.delete(streamId);
       writer.cut();
     }
+  }
+
+  /**
+   * Opens a new reader of a stream with the stream's latest id (an event with empty data), so it can
+   * resume before the first message. Only for 2025-11-25 and later: older clients cannot parse an
+   * event with empty `data:`, and their era has no priming event.
+   */
+  prime(writer: SseWriter, streamId: string, retryMs: number): void {
+    const version = this.connection.session.protocolVersion ?? HTTP_DEFAULT_VERSION;
+    if (version >= PRIMING_VERSION) writer.prime(this.store.primingId(streamId), retryMs);
   }
 
   /** Makes `writer` the live writer of a stream; a writer already there is ended (one reader at a time). */

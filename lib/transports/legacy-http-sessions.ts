@@ -221,7 +221,7 @@ export class LegacyHttpSessions {
     const id = session.store.openStream();
     const writer = new SseWriter(response);
     writer.open(headers, this.#options.keepAliveMs);
-    writer.prime(session.store.primingId(id), this.#options.retryMs);
+    session.prime(writer, id, this.#options.retryMs);
     session.attach(id, writer);
     streamId = id;
     for (const message of buffered) session.send(id, message);
@@ -264,7 +264,7 @@ export class LegacyHttpSessions {
     if (lastEventId === undefined) {
       const writer = new SseWriter(response);
       writer.open(headers, this.#options.keepAliveMs);
-      writer.prime(session.store.primingId(STANDALONE_STREAM), this.#options.retryMs);
+      session.prime(writer, STANDALONE_STREAM, this.#options.retryMs);
       session.attach(STANDALONE_STREAM, writer);
       return;
     }

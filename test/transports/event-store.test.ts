@@ -3,7 +3,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EventStore } from '../../lib/transports/event-store.js';
+import { EventStore, ReplayBudget } from '../../lib/transports/event-store.js';
 
 const note = (n: number) =>
   JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { data: n } });
@@ -60,5 +60,27 @@ describe('EventStore', () => {
     store.append(other, note(2));
     store.append(other, note(3));
     assert.equal(store.after(`${done}_0`), undefined, 'evicted and forgotten');
+  });
+
+  it('holds a budget entry only while its store holds the event (cleared, evicted, or over the budget)', () => {
+    const budget = new ReplayBudget(10 * note(10).length);
+    const ended = new EventStore(100, MiB, budget);
+    const stream = ended.openStream();
+    for (let n = 1; n <= 5; n++) ended.append(stream, note(n));
+    assert.equal(budget.entries, 5);
+    ended.clear();
+    assert.deepEqual([budget.entries, budget.bytes], [0, 0], 'an ended session leaves nothing in the budget');
+
+    const small = new EventStore(2, MiB, budget);
+    const kept = small.openStream();
+    for (let n = 1; n <= 5; n++) small.append(kept, note(n));
+    assert.equal(budget.entries, 2, 'events evicted by their own store leave the budget too');
+
+    const big = new EventStore(100, MiB, budget);
+    const flood = big.openStream();
+    for (let n = 10; n <= 21; n++) big.append(flood, note(n));
+    assert.equal(budget.entries, 10, 'past the budget the oldest anywhere go first');
+    assert.equal(small.after(`${kept}_0`)!.events.length, 0, "the small store's events were the oldest");
+    assert.deepEqual(numbers(big.after(`${flood}_0`)!.events), [12, 13, 14, 15, 16, 17, 18, 19, 20, 21]);
   });
 });

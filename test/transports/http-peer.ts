@@ -27,12 +27,15 @@ export class HttpPeer {
     });
   }
 
-  async initialize(capabilities: Record<string, unknown> = {}): Promise<Response> {
+  async initialize(
+    capabilities: Record<string, unknown> = {},
+    protocolVersion = '2025-11-25',
+  ): Promise<Response> {
     const response = await this.post({
       jsonrpc: '2.0',
       id: 0,
       method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'peer', version: '1' } },
+      params: { protocolVersion, capabilities, clientInfo: { name: 'peer', version: '1' } },
     });
     this.sessionId = response.headers.get('mcp-session-id') ?? undefined;
     await response.json();

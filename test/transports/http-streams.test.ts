@@ -61,6 +61,33 @@ describe('Streamable HTTP streams', () => {
   });
   after(() => server.close());
 
+  it('sends no priming event to a session below 2025-11-25 (its clients cannot parse empty data)', async () => {
+    for (const version of ['2025-06-18', '2025-03-26']) {
+      const peer = new HttpPeer(url);
+      await peer.initialize({}, version);
+      const response = await peer.post(call(1, `old-${version}`, 30), { 'mcp-protocol-version': version });
+      assert.equal(response.headers.get('content-type'), 'text/event-stream');
+      const events = await readEvents(response);
+      assert.ok(events.length > 0);
+      assert.ok(
+        events.every((event) => event.data !== ''),
+        `${version}: no event with empty data, got ${JSON.stringify(events)}`,
+      );
+      assert.equal(messagesOf(events).at(-1).id, 1);
+      const standalone = new AbortController();
+      const get = await peer.get({ 'mcp-protocol-version': version }, standalone.signal);
+      assert.equal(get.status, 200);
+      const reader = get.body!.getReader();
+      const first = await Promise.race([
+        reader.read().then((chunk) => new TextDecoder().decode(chunk.value)),
+        new Promise<string>((resolve) => setTimeout(() => resolve('(nothing)'), 100)),
+      ]);
+      assert.equal(first, '(nothing)', `${version}: the standalone stream is not primed`);
+      standalone.abort();
+      await reader.cancel().catch(() => {});
+    }
+  });
+
   it('answers a running call on an SSE stream: priming event, progress, then the response', async () => {
     const peer = new HttpPeer(url);
     await peer.initialize();
