@@ -121,6 +121,8 @@ export class PoolExecutor {
     let callOver: AbortController | undefined;
     let sink: EventSink | undefined;
     return runPooledCall(this.#admission, call, {
+      // A slot granted after close() is handed back: a task posted then would make a new thread.
+      isClosed: () => this.#closed,
       onDecided: (outcome) => {
         if (sink) this.#sinks.remove(sink);
         callOver?.abort(outcome.kind);
