@@ -6,7 +6,7 @@
  */
 
 export interface BoundsOptions {
-  /** A caller key with no call running or waiting is forgotten after this long, in ms (default 60,000). */
+  /** A caller key with no call running or waiting is forgotten after this long, in ms (default 10,000). */
   callerIdleMs?: number;
   /** The most caller keys the scheduler remembers at once (default 4,096; keys with calls are kept). */
   maxCallerKeys?: number;

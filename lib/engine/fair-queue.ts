@@ -48,8 +48,12 @@ export interface CallerHolding {
   readonly heldMs: number;
 }
 
-/** How long an idle key is remembered (ms): its debt, its lanes, its pool time averages. */
-export const DEFAULT_IDLE_KEY_MS = 60_000;
+/**
+ * How long an idle key is remembered (ms): its debt, its lanes, its pool time averages. Debt only
+ * matters while callers contend; a caller idle this long comes back level with the rest. Short,
+ * because without auth every modern HTTP request is a key of its own (caller-keys.ts).
+ */
+export const DEFAULT_IDLE_KEY_MS = 10_000;
 /** The most keys remembered at once, idle or not (keys with calls are never dropped). */
 export const DEFAULT_MAX_KEYS = 4_096;
 
