@@ -24,6 +24,8 @@ export interface Check {
 }
 
 export const MAX_GROWTH = 0.05;
+/** The checks a short run may report as advisory (`--memory-checks advisory`). */
+export const MEMORY_CHECKS: ReadonlySet<string> = new Set(['RSS flat', 'live heap flat']);
 /** Percent of one core that still counts as idle (the sampler's own GC every few seconds). */
 export const IDLE_CPU_PERCENT = 2;
 

@@ -22,7 +22,7 @@ import { HttpExchanges } from './http-exchange.js';
 import { RequestLedger } from './request-ledger.js';
 import { writeSoakChart } from './soak-chart.js';
 import { SoakOps } from './soak-ops.js';
-import { type Sample, verdict } from './soak-verdict.js';
+import { MEMORY_CHECKS, type Sample, verdict } from './soak-verdict.js';
 
 const { values } = parseArgs({
   options: {
@@ -32,6 +32,10 @@ const { values } = parseArgs({
     'sample-seconds': { type: 'string', default: '3' },
     concurrency: { type: 'string', default: '8' },
     fairness: { type: 'string', default: 'on' },
+    // 'advisory': RSS and heap flatness are printed but do not fail the run. For short runs
+    // (.ci/run's 2 minutes), which end inside V8's warm-up: compiled code and its feedback keep
+    // growing for minutes (a heap snapshot diff shows it), so only a long run judges memory.
+    'memory-checks': { type: 'string', default: 'strict' },
   },
 });
 const minutes = Number(values.minutes);
@@ -175,8 +179,9 @@ await client.close().catch(() => {});
 child.kill('SIGTERM');
 await new Promise((resolve) => (alive ? child.once('exit', resolve) : resolve(undefined)));
 
+const advisory = values['memory-checks'] === 'advisory' ? MEMORY_CHECKS : new Set<string>();
 const checks = verdict(samples, ledger, settled, idleCpu, serverAlive);
-const ok = checks.every((check) => check.ok);
+const ok = checks.every((check) => check.ok || advisory.has(check.name));
 const name = `soak-node${process.versions.node.split('.')[0]}-${minutes}m${values.fairness === 'off' ? '-fairness-off' : ''}`;
 await mkdir(values.out, { recursive: true });
 const chart = join(values.out, 'charts', `${name}.svg`);
@@ -208,6 +213,8 @@ await writeFile(
   )}\n`,
 );
 for (const check of checks)
-  process.stdout.write(`${check.ok ? 'ok  ' : 'FAIL'} ${check.name}: ${check.detail}\n`);
+  process.stdout.write(
+    `${check.ok ? 'ok  ' : advisory.has(check.name) ? 'warn' : 'FAIL'} ${check.name}: ${check.detail}\n`,
+  );
 process.stdout.write(`${ok ? 'PASS' : 'FAIL'}: chart ${chart}, data ${join(values.out, `${name}.json`)}\n`);
 process.exit(ok ? 0 : 1);
