@@ -89,6 +89,11 @@ for (const era of ['legacy', 'modern'] as const) {
         ['up_echo', 'up_only_after'],
         `the restarted upstream's listing (${recoveredMs.toFixed(0)} ms)`,
       );
+      // The notification travels on the session's GET stream, not with the listing's answer, and
+      // changes are announced once per turn: it may land just after the new listing is read.
+      const told = performance.now();
+      while (listChanged <= changesBefore && performance.now() - told < 2000)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       assert.ok(listChanged > changesBefore, 'the client was told list_changed');
       assert.equal(
         textOf(await client.callTool({ name: 'up_echo', arguments: { text: 'again' } })),
