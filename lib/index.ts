@@ -109,6 +109,7 @@ export {
   type AuthGrant,
   type AuthHook,
   type AuthRefusal,
+  type AuthTableSizes,
   type AuthVerdict,
   type BearerAuthOptions,
   bearerAuth,

@@ -19,6 +19,7 @@ import type { ListenOptions } from './server-options.js';
 import type { ServerSessions } from './server-sessions.js';
 import type { NetworkFacts } from './telemetry/server-telemetry.js';
 import type { ToolRegistry } from './tools/tool-registry.js';
+import type { AuthHook, AuthTableSizes } from './transports/bearer-auth.js';
 import type { ModernRouting } from './transports/modern-request-checks.js';
 import { StdioTransport } from './transports/stdio.js';
 import { type StreamableHttpOptions, StreamableHttpTransport } from './transports/streamable-http.js';
@@ -47,6 +48,8 @@ export class ServerTransports {
   #stdio: StdioTransport | undefined;
   readonly #http: StreamableHttpTransport[] = [];
   readonly #ws: WebSocketTransport[] = [];
+  /** The auth hooks guarding those doors, each once, for `authTables`. */
+  readonly #authHooks = new Set<AuthHook>();
   readonly #addresses: { http?: AddressInfo; ws?: AddressInfo } = {};
   /** What modern HTTP checks before dispatch: the router's methods, the tools' x-mcp-header arguments. */
   readonly #httpRouting: ModernRouting;
@@ -68,6 +71,21 @@ export class ServerTransports {
     };
   }
 
+  /**
+   * What the auth hooks of this server's HTTP and WebSocket doors hold for callers, summed over the
+   * distinct hooks (one hook often guards both doors); undefined when no hook reports sizes.
+   */
+  authTables(): AuthTableSizes | undefined {
+    let sum: AuthTableSizes | undefined;
+    for (const hook of this.#authHooks) {
+      const sizes = hook.tableSizes?.();
+      if (sizes === undefined) continue;
+      sum ??= { verifiedTokens: 0, refusedTokens: 0, verifying: 0, verifyQueued: 0 };
+      for (const table of Object.keys(sum) as (keyof AuthTableSizes)[]) sum[table] += sizes[table];
+    }
+    return sum;
+  }
+
   /** Where `listen` bound its network transports (useful with port 0). */
   get addresses(): { http?: AddressInfo; ws?: AddressInfo } {
     return { ...this.#addresses };
@@ -78,6 +96,7 @@ export class ServerTransports {
     const { sessions, maxMessageBytes, logError } = this.#parts;
     const connect = (sink: MessageSink, id?: string, principal?: Principal, peer?: PeerAddress) =>
       sessions.open(sink, id, principal, HTTP, peer);
+    if (options.auth) this.#authHooks.add(options.auth);
     const health = this.#parts.healthRoutes?.(options.health, options.path ?? '/mcp');
     const transport = new StreamableHttpTransport(
       connect,
@@ -107,6 +126,7 @@ export class ServerTransports {
     }
     if (options.ws) {
       const { port, host, ...rest } = options.ws;
+      if (rest.auth) this.#authHooks.add(rest.auth);
       // Loaded when a server listens on it: ws stays unloaded for a stdio or HTTP-only server.
       const { WebSocketTransport } = await import('./transports/websocket.js');
       const transport = new WebSocketTransport(

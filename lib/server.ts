@@ -33,6 +33,7 @@ import { skillResources } from './skills/skill-resources.js';
 import type { StandardSchemaV1 } from './tools/standard-schema.js';
 import type { DefinedTool, ToolDefinition, ToolSchema } from './tools/tool-definition.js';
 import { ToolRegistrationError, type ToolRegistry } from './tools/tool-registry.js';
+import type { AuthTableSizes } from './transports/bearer-auth.js';
 import type { Connection } from './transports/connection.js';
 import type { StreamableHttpOptions } from './transports/streamable-http.js';
 
@@ -328,9 +329,17 @@ export class McpServer {
     inFlight: number;
     tasks: number;
     callers: CallerHolding[];
-    tables: { callerKeys: number; callerCounters: number; sessions: number; listens: number };
+    tables: {
+      callerKeys: number;
+      callerCounters: number;
+      sessions: number;
+      listens: number;
+      /** The auth hooks' tables (tokens remembered, refused, being verified), when they report them. */
+      auth?: AuthTableSizes;
+    };
   } {
     const { engine, sessions, tasks, listens } = this.#core;
+    const auth = this.#transports.authTables();
     return {
       freeThreads: engine.freeThreads,
       queued: engine.queued,
@@ -338,7 +347,12 @@ export class McpServer {
       inFlight: sessions.inFlight,
       tasks: tasks.runningCount,
       callers: engine.callers(),
-      tables: { ...engine.callerTables(), sessions: sessions.size, listens: listens.size },
+      tables: {
+        ...engine.callerTables(),
+        sessions: sessions.size,
+        listens: listens.size,
+        ...(auth ? { auth } : {}),
+      },
     };
   }
 }

@@ -13,7 +13,7 @@
  * the step-up refusal for a scope an operation needs (`insufficientScope`).
  */
 import type { IncomingMessage } from 'node:http';
-import type { AuthHook, AuthRefusal, AuthVerdict } from '../transports/bearer-auth.js';
+import type { AuthHook, AuthRefusal, AuthTableSizes, AuthVerdict } from '../transports/bearer-auth.js';
 import { rememberAccessToken } from './access-token-of.js';
 import { bearerChallenge } from './bearer-challenge.js';
 import { BoundedExpiryCache, tokenDigest } from './bounded-expiry-cache.js';
@@ -43,6 +43,8 @@ export interface OAuthResourceServer extends AuthHook {
   readonly derivesAudience: boolean;
   /** The sizes of its tables: tokens remembered, and introspection's (when configured). */
   readonly stats: OAuthResourceServerStats;
+  /** The same sizes in the shape `server.stats.tables.auth` sums over a server's hooks. */
+  readonly tableSizes: () => AuthTableSizes;
 }
 
 export interface OAuthResourceServerStats {
@@ -230,6 +232,15 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
         : { verifiedTokens: verified.size },
   });
   return Object.assign(hook as typeof hook & { readonly stats: OAuthResourceServerStats }, {
+    tableSizes: (): AuthTableSizes => {
+      const held = introspection?.stats;
+      return {
+        verifiedTokens: verified.size,
+        refusedTokens: held?.refusedTokens ?? 0,
+        verifying: held?.inFlight ?? 0,
+        verifyQueued: held?.queued ?? 0,
+      };
+    },
     insufficientScope(scopes: readonly string[], request: IncomingMessage): AuthRefusal {
       const resource = resourceOf(request);
       if (resource === undefined)

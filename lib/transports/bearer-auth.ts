@@ -40,6 +40,23 @@ export interface AuthHook {
    * `/.well-known/oauth-protected-resource<endpointPath>` and at the root form.
    */
   resourceMetadata?(request: IncomingMessage, endpointPath: string): object | undefined;
+  /**
+   * The sizes of the tables the hook keeps for callers (tokens remembered, refused, being checked),
+   * read by `server.stats` so that every per-caller table is visible in one place. Optional: a
+   * hook that keeps nothing has none.
+   */
+  readonly tableSizes?: () => AuthTableSizes;
+}
+
+/** What an auth hook holds for callers now (each bounded: docs/security.md). */
+export interface AuthTableSizes {
+  /** Tokens accepted and remembered, so they are not verified again until their window ends. */
+  verifiedTokens: number;
+  /** Tokens refused and remembered for a short while (the negative cache), by digest. */
+  refusedTokens: number;
+  /** Verifications under way (one per distinct token) and waiting for a slot. */
+  verifying: number;
+  verifyQueued: number;
 }
 
 /**

@@ -111,6 +111,38 @@ describe('what bad tokens cost the authorization server', () => {
     assert.equal(hook.stats.introspection?.refusedTokens, 1);
   });
 
+  it("server.stats shows the hook's tables: a token verified and one refused are counted", async () => {
+    const weft = await serveProtected({
+      issuer: as.issuer,
+      introspection: { clientId: 'weft', clientSecret: 'weft-secret' },
+    });
+    try {
+      const { accessToken } = await as.mintToken({ clientId: 'opaque', resource: weft.url });
+      assert.deepEqual(weft.server.stats.tables.auth, {
+        verifiedTokens: 0,
+        refusedTokens: 0,
+        verifying: 0,
+        verifyQueued: 0,
+      });
+      assert.equal(
+        (await initializeRequest(weft.url, { authorization: `Bearer ${accessToken}` })).status,
+        200,
+      );
+      assert.equal(
+        (await initializeRequest(weft.url, { authorization: 'Bearer not-issued-here' })).status,
+        401,
+      );
+      assert.deepEqual(weft.server.stats.tables.auth, {
+        verifiedTokens: 1,
+        refusedTokens: 1,
+        verifying: 0,
+        verifyQueued: 0,
+      });
+    } finally {
+      await weft.close();
+    }
+  });
+
   it('distinct tokens at once: at most maxConcurrent introspections run, the queue is bounded', async () => {
     const endpoint = await standIn(async () => {
       await sleep(100);
