@@ -9,7 +9,8 @@
  * thread has exited, so dying threads never let more work run than there are slots.
  *
  * weft does its own admission (see admission.ts), so Piscina's queue stays empty and a thread is
- * always ready for a call that was admitted.
+ * always ready for a call that was admitted. What a running call's thread sends besides its result
+ * (progress, logs, requests to the client) is routed by call-event-sinks.ts.
  */
 import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
@@ -17,23 +18,15 @@ import { Piscina } from 'piscina';
 import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
 import { abandonCode, FLAG_SLOTS } from './abandon-reason.js';
 import type { Admission, Release } from './admission.js';
+import { CallEventSinks, type EventSink } from './call-event-sinks.js';
 import { CancelFlags } from './cancel-flags.js';
-import type { CallEvents, CallPeer, EngineCall } from './engine-call.js';
+import type { EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
-import { errorReply, performPeerOp } from './peer-ops.js';
 import { decideWorkerDied, resultOutcome, runPooledCall } from './pooled-call.js';
 import { TaskAbortHandle } from './task-abort-handle.js';
 import { PoolLife, terminateWhenSafe } from './thread-life.js';
 import { envKey, workerEnv } from './worker-env.js';
-import {
-  type ClientReply,
-  deliverCallEvent,
-  isWorkerEvent,
-  type PoolTask,
-  type PoolTaskResult,
-  type PoolWorkerData,
-  type WorkerEvent,
-} from './worker-protocol.js';
+import type { PoolTask, PoolTaskResult, PoolWorkerData } from './worker-protocol.js';
 
 /** CommonJS, so Piscina's require() of it is no require(esm): see workers/pool-thread-entry.cts. */
 const POOL_ENTRY = fileURLToPath(new URL('../../workers/pool-thread-entry.cjs', import.meta.url));
@@ -52,23 +45,6 @@ export interface PoolExecutorOptions {
   /** Where worker deaths are reported in full (the client only sees a redacted message). */
   logError: (message: string) => void;
 }
-
-/** Where a running call's worker events go, and how many have arrived (see PoolTaskResult). */
-interface EventSink {
-  readonly callId: number;
-  readonly events: CallEvents;
-  /** How ctx.elicit / ctx.sample reach the client, when the call came from one. */
-  readonly peer: CallPeer | undefined;
-  /** A signal that aborts when the call's outcome is decided (made on first use). */
-  readonly overSignal: () => AbortSignal;
-  received: number;
-  /** Set while a result waits for events still in flight on the other channel. */
-  expected?: number;
-  caughtUp?: () => void;
-}
-
-/** How long a result waits for events its worker sent before it; a safety net, not a delay. */
-const EVENT_CATCH_UP_MS = 200;
 
 /** A Piscina pool, the cancel flags and the life buffer its threads share (cancel-flags.ts, thread-life.ts). */
 interface ThreadPool {
@@ -99,7 +75,7 @@ export class PoolExecutor {
   readonly #pools = new Map<string, ThreadPool>();
   /** Each tool's pool, found once. */
   readonly #poolsByTool = new WeakMap<RegisteredBlockingTool, ThreadPool>();
-  readonly #sinks = new RunningSinks();
+  readonly #sinks = new CallEventSinks();
   /** Tasks waiting for the end of this turn of the event loop (see #postSoon). */
   #toPost: Array<() => void> = [];
   #nextCallId = 1;
@@ -182,7 +158,7 @@ export class PoolExecutor {
           // A result that arrives after a deadline or cancel finds the outcome decided: dropped.
           const finish = () => decision.decide(resultOutcome(result));
           if (decision.decided || callSink.received >= result.events) finish();
-          else this.#awaitEvents(callSink, result.events, finish);
+          else this.#sinks.awaitEvents(callSink, result.events, finish);
         };
         const onFailure = (error: unknown) => {
           task.settled = true;
@@ -265,15 +241,6 @@ export class PoolExecutor {
     return count;
   }
 
-  #awaitEvents(sink: EventSink, expected: number, finish: () => void): void {
-    const timer = setTimeout(finish, EVENT_CATCH_UP_MS);
-    sink.expected = expected;
-    sink.caughtUp = () => {
-      clearTimeout(timer);
-      finish();
-    };
-  }
-
   /** Terminates the task's thread, once it is not loading modules (thread-life.ts). */
   #terminate(task: RunningTask): void {
     if (task.terminating) return;
@@ -333,87 +300,11 @@ export class PoolExecutor {
       ...(threadEnv ? { env: threadEnv } : {}),
     });
     const pool: ThreadPool = { piscina, flags, life };
-    piscina.on('message', (event: unknown) => {
-      if (!isWorkerEvent(event)) return;
-      const sink = this.#sinks.find(event.callId);
-      if (event.weft === 'request' || event.weft === 'peer') {
-        relayWorkerRequest(sink, event);
-        return;
-      }
-      if (!sink) return; // the call is over: late events are dropped
-      deliverCallEvent(sink.events, event);
-      sink.received++;
-      if (sink.expected !== undefined && sink.received >= sink.expected) sink.caughtUp?.();
-    });
+    piscina.on('message', (message: unknown) => this.#sinks.route(message));
     piscina.on('error', (error: unknown) =>
       this.#options.logError(`weft: worker pool error: ${String(error)}`),
     );
     this.#pools.set(key, pool);
     return pool;
   }
-}
-
-/**
- * The event sinks of calls whose outcome is not decided yet. A short array searched by call id: as
- * many entries as calls running on threads, and no map to grow and shrink on every call.
- */
-class RunningSinks {
-  readonly #sinks: EventSink[] = [];
-
-  add(sink: EventSink): void {
-    this.#sinks.push(sink);
-  }
-
-  /** Once the call's outcome is decided: its late events are dropped from then on. */
-  remove(sink: EventSink): void {
-    const index = this.#sinks.indexOf(sink);
-    if (index < 0) return;
-    const last = this.#sinks.pop()!;
-    if (index < this.#sinks.length) this.#sinks[index] = last;
-  }
-
-  find(callId: number): EventSink | undefined {
-    for (const sink of this.#sinks) if (sink.callId === callId) return sink;
-    return undefined;
-  }
-}
-
-/**
- * Asks the client, or performs a PeerOp, on a worker's behalf and posts the answer on the request's
- * own port. A request from a call that is already over is answered with an error at once, so no
- * worker waits forever.
- */
-function relayWorkerRequest(
-  sink: EventSink | undefined,
-  event: Extract<WorkerEvent, { weft: 'request' | 'peer' }>,
-): void {
-  const answer = (reply: ClientReply) => {
-    try {
-      event.reply.postMessage(reply);
-    } catch (error) {
-      event.reply.postMessage({
-        ok: false,
-        message: `The answer cannot be sent to the worker: ${errorReply(error).message}`,
-      });
-    }
-    event.reply.close();
-  };
-  if (!sink?.peer) {
-    answer({
-      ok: false,
-      message: sink
-        ? 'This call was not made by a client, so there is no client or server to reach'
-        : 'The call is over',
-    });
-    return;
-  }
-  const signal = sink.overSignal();
-  const asked =
-    event.weft === 'request'
-      ? sink.peer.request(event.method, event.params, signal)
-      : performPeerOp(sink.peer, signal, event.op);
-  asked.then(
-    (result) => answer({ ok: true, result }),
-    (error: unknown) => answer({ ok: false, ...errorReply(error) }),
-  );
 }
