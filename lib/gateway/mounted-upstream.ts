@@ -115,6 +115,11 @@ export class MountedUpstream {
     return this.#down === undefined;
   }
 
+  /** Upstream resource URIs watched now for local subscribers (at most `maxWatchedUris`). */
+  get watchedUris(): number {
+    return this.#resources?.watchedUris ?? 0;
+  }
+
   /** Resolves once connected and listed; rejects when the first connection fails. */
   start(): Promise<void> {
     this.#connected ??= this.#connect();
