@@ -7,8 +7,9 @@
  * - A record is one JSON string under `<prefix>task:<id>`, written with the task's TTL (PX), so it
  *   is gone for every replica once the TTL has passed; updates keep that TTL (KEEPTTL).
  * - An update is a compare-and-set: read, check that the record is not terminal, write only if
- *   the stored text is still what was read (a small Lua script), retry otherwise. No JSON is
- *   re-encoded inside Redis, so results keep their exact shape.
+ *   the stored text is still what was read (a Lua script, which also moves the byte totals of the
+ *   limits: redis-task-admission.ts), retry otherwise. No JSON is re-encoded inside Redis, so
+ *   results keep their exact shape.
  * - A replica that runs a task holds `<prefix>lease:<id>` (its replica id, PX leaseMs) and
  *   renews it every leaseMs / 3. Every replica sweeps the running set every leaseMs / 2: a task
  *   whose lease has lapsed is failed with a message that says its replica stopped, unless its work
@@ -22,7 +23,7 @@ import type { Redis } from 'ioredis';
 import { loadIoredis } from '../optional-peers.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { checkRedisUrl, redactedUrl } from '../redis-url.js';
-import { admissionKeys, CREATE_TASK } from './redis-task-admission.js';
+import { CREATE_TASK, REWRITE_TASK } from './redis-task-admission.js';
 import { type TaskLimits, taskCallerOf, taskLimitError, taskLimitsOf } from './task-limits.js';
 import type { TaskChange, TaskRecord } from './task-record.js';
 import { isTerminal } from './task-record.js';
@@ -39,19 +40,18 @@ export interface RedisTaskStoreOptions {
    */
   leaseMs?: number;
   /**
-   * Tasks kept per caller and in all, across every replica (`maxPerCaller` default 1,000,
-   * `maxTasks` default 10,000; task-limits.ts). Byte limits apply to the memory store only.
+   * Tasks and bytes of task records kept per caller and in all, counted across every replica
+   * (`maxPerCaller` 1,000, `maxBytesPerCaller` 32 MiB, `maxTasks` 10,000, `maxBytes` 128 MiB by
+   * default; task-limits.ts), as the memory store counts them.
    */
-  limits?: Pick<TaskLimits, 'maxPerCaller' | 'maxTasks'>;
+  limits?: TaskLimits;
 }
 
-/** Writes `ARGV[2]` under KEYS[1] (keeping its TTL) only if it still holds `ARGV[1]`. */
-const COMPARE_AND_SET = `
-local current = redis.call('GET', KEYS[1])
-if current ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
-return 1
-`;
+/** The scripts of redis-task-admission.ts, as ioredis defines them on the connection. */
+interface LedgerScripts {
+  weftCreateTask(...args: (string | number)[]): Promise<[string, string]>;
+  weftRewriteTask(...args: (string | number)[]): Promise<number>;
+}
 
 const MAX_UPDATE_TRIES = 32;
 
@@ -74,8 +74,7 @@ export class RedisTaskStore implements TaskStore {
   #subscribed: Promise<unknown> | undefined;
   readonly #prefix: string;
   readonly #leaseMs: number;
-  readonly #maxPerCaller: number;
-  readonly #maxTasks: number;
+  readonly #limits: Required<TaskLimits>;
   readonly #replica = randomUUID();
   readonly #held = new Set<string>();
   readonly #listeners = new Set<(signal: TaskSignal) => void>();
@@ -111,48 +110,35 @@ export class RedisTaskStore implements TaskStore {
     this.#redis.on('error', (error: Error) => {
       this.#lastError = error;
     });
-    this.#redis.defineCommand('weftCompareAndSet', { numberOfKeys: 1, lua: COMPARE_AND_SET });
-    this.#redis.defineCommand('weftCreateTask', { numberOfKeys: 6, lua: CREATE_TASK });
-    const limits = taskLimitsOf(options.limits, 'RedisTaskStore: limits');
-    this.#maxPerCaller = limits.maxPerCaller;
-    this.#maxTasks = limits.maxTasks;
+    this.#redis.defineCommand('weftCreateTask', { numberOfKeys: 2, lua: CREATE_TASK });
+    this.#redis.defineCommand('weftRewriteTask', { numberOfKeys: 1, lua: REWRITE_TASK });
+    this.#limits = taskLimitsOf(options.limits, 'RedisTaskStore: limits');
     this.#timers.push(setInterval(() => this.#renew(), Math.floor(leaseMs / 3)).unref());
   }
 
   async create(record: TaskRecord): Promise<void> {
-    const caller = taskCallerOf(record);
-    const keys = admissionKeys(this.#prefix, caller);
     const now = Date.now();
     const px = record.ttlMs === null ? 0 : Math.max(1, record.createdAt + record.ttlMs - now);
-    const [outcome, expiresAt] = await (
-      this.#redis as unknown as { weftCreateTask(...args: (string | number)[]): Promise<[string, string]> }
-    ).weftCreateTask(
+    const json = JSON.stringify(record);
+    const [outcome, expiresAt] = await (this.#redis as unknown as LedgerScripts).weftCreateTask(
       this.#taskKey(record.taskId),
-      keys.caller,
-      keys.all,
-      keys.callerDone,
-      keys.allDone,
       this.#ownerKey(record.owner ?? ''),
-      JSON.stringify(record),
-      px,
-      now,
-      px === 0 ? 'inf' : now + px,
-      this.#maxPerCaller,
-      this.#maxTasks,
-      record.taskId,
-      caller,
       this.#prefix,
+      now,
+      json,
+      Buffer.byteLength(json), // recordBytes, of the text already made
+      px,
+      px === 0 ? 'inf' : now + px,
+      record.taskId,
+      taskCallerOf(record),
       record.owner === undefined ? '0' : '1',
+      ...this.#limitArgs(),
     );
     if (outcome === 'ok') return;
     if (outcome === 'exists') throw new Error(`Task ${record.taskId} already exists`);
-    const limit = outcome as 'maxPerCaller' | 'maxTasks';
+    const limit = outcome as keyof TaskLimits;
     const due = Number(expiresAt);
-    throw taskLimitError(
-      limit,
-      limit === 'maxTasks' ? this.#maxTasks : this.#maxPerCaller,
-      Number.isFinite(due) ? due - now : 1_000,
-    );
+    throw taskLimitError(limit, this.#limits[limit], Number.isFinite(due) ? due - now : 1_000);
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
@@ -173,15 +159,19 @@ export class RedisTaskStore implements TaskStore {
       }
       record.lastUpdatedAt = Math.max(Date.now(), record.lastUpdatedAt);
       const next = JSON.stringify(record);
-      const written = await (
-        this.#redis as unknown as {
-          weftCompareAndSet(key: string, old: string, next: string): Promise<number>;
-        }
-      ).weftCompareAndSet(key, raw, next);
-      if (written === 1) {
-        if (isTerminal(record.status)) await this.#finished(record);
-        return record;
-      }
+      const written = await (this.#redis as unknown as LedgerScripts).weftRewriteTask(
+        key,
+        this.#prefix,
+        Date.now(),
+        raw,
+        next,
+        Buffer.byteLength(next), // recordBytes, of the text already made
+        taskId,
+        taskCallerOf(record),
+        isTerminal(record.status) ? '1' : '0',
+        ...this.#limitArgs(),
+      );
+      if (written === 1) return record;
     }
     throw new Error(`Task ${taskId}: ${MAX_UPDATE_TRIES} concurrent updates in a row; giving up on this one`);
   }
@@ -349,19 +339,10 @@ export class RedisTaskStore implements TaskStore {
     return false;
   }
 
-  /** A finished record becomes evictable, oldest finished first (redis-task-admission.ts). */
-  async #finished(record: TaskRecord): Promise<void> {
-    const caller = taskCallerOf(record);
-    const keys = admissionKeys(this.#prefix, caller);
-    const at = Date.now();
-    await this.#redis
-      .multi()
-      .zadd(keys.callerDone, at, record.taskId)
-      .zadd(keys.allDone, at, `${record.taskId} ${caller}`)
-      // Entries of records that expired on their own are never popped: only the newest are kept.
-      .zremrangebyrank(keys.callerDone, 0, -this.#maxPerCaller - 1)
-      .zremrangebyrank(keys.allDone, 0, -this.#maxTasks - 1)
-      .exec();
+  /** The limits as both scripts take them, last (redis-task-admission.ts). */
+  #limitArgs(): number[] {
+    const { maxPerCaller, maxBytesPerCaller, maxTasks, maxBytes } = this.#limits;
+    return [maxPerCaller, maxBytesPerCaller, maxTasks, maxBytes];
   }
 
   #taskKey(taskId: string): string {
