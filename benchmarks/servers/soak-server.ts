@@ -13,6 +13,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { McpServer } from '../../lib/index.js';
+import { abortableSleep } from '../../test/support/abortable-sleep.js';
 import { burn, endThread, failBlocking, taskSleep } from './soak-tools.js';
 
 const { values } = parseArgs({
@@ -56,18 +57,10 @@ const server = new McpServer({
       additionalProperties: false,
     },
     timeoutMs: 300,
-    handler: ({ ms }, ctx) =>
-      new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => resolve(`waited ${ms} ms`), ms);
-        ctx.signal.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer);
-            reject(ctx.signal.reason);
-          },
-          { once: true },
-        );
-      }),
+    handler: async ({ ms }, ctx) => {
+      await abortableSleep(ms, ctx.signal);
+      return `waited ${ms} ms`;
+    },
   })
   .tool({
     name: 'fail_inline',

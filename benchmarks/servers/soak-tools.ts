@@ -8,6 +8,7 @@
  * - `task_sleep {ms}` sleeps in a thread, as a task when the client asks for one; a cancel stops it.
  */
 import { defineTool } from '../../lib/tool.js';
+import { abortableSleep } from '../../test/support/abortable-sleep.js';
 
 export const burn = defineTool({
   name: 'burn',
@@ -67,16 +68,8 @@ export const taskSleep = defineTool({
   module: import.meta.url,
   export: 'taskSleep',
   task: 'optional',
-  handler: ({ ms }, ctx) =>
-    new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => resolve(`slept ${ms} ms`), ms);
-      ctx.signal.addEventListener(
-        'abort',
-        () => {
-          clearTimeout(timer);
-          reject(ctx.signal.reason);
-        },
-        { once: true },
-      );
-    }),
+  handler: async ({ ms }, ctx) => {
+    await abortableSleep(ms, ctx.signal);
+    return `slept ${ms} ms`;
+  },
 });

@@ -19,6 +19,7 @@ import {
   type TaskChange,
   type TaskRecord,
 } from '../../lib/index.js';
+import { abortableSleep } from '../support/abortable-sleep.js';
 import { type RedisUnderTest, redisMissing, startRedis } from '../support/redis-server.js';
 
 async function probe(port: number, path: string, method = 'GET'): Promise<{ status: number; body: string }> {
@@ -34,13 +35,7 @@ function serverWith(options: Partial<ConstructorParameters<typeof McpServer>[0]>
     inputSchema: { type: 'object', properties: { ms: { type: 'integer' } } },
     task: 'optional',
     handler: async ({ ms }, ctx) => {
-      await new Promise((resolve, reject) => {
-        const timer = setTimeout(resolve, ms as number);
-        ctx.signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          reject(ctx.signal.reason);
-        });
-      });
+      await abortableSleep(ms as number, ctx.signal);
       return `waited ${ms}`;
     },
   });

@@ -7,6 +7,7 @@
  */
 import { parseArgs } from 'node:util';
 import { McpServer } from '../../lib/index.js';
+import { abortableSleep } from '../support/abortable-sleep.js';
 import { FAULT_TOOLS } from './fault-tools.js';
 import { execSleepColdStart, PROCESS_FAULT_TOOLS } from './process-fault-tools.js';
 
@@ -42,14 +43,10 @@ server
     name: 'sleep',
     description: 'Waits ms milliseconds (inline), stopping early when abandoned.',
     inputSchema: { type: 'object', properties: { ms: { type: 'integer', minimum: 0 } }, required: ['ms'] },
-    handler: ({ ms }, ctx) =>
-      new Promise<string>((resolve, reject) => {
-        const timer = setTimeout(() => resolve(`slept ${ms} ms`), ms);
-        ctx.signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          reject(ctx.signal.reason);
-        });
-      }),
+    handler: async ({ ms }, ctx) => {
+      await abortableSleep(ms, ctx.signal);
+      return `slept ${ms} ms`;
+    },
   })
   .tool({
     name: 'inline_throws',
