@@ -178,26 +178,14 @@ describe('readiness follows the shared task store', { skip: missing }, () => {
     redis = await startRedis();
     const server = serverWith({ tasks: { store: new RedisTaskStore({ url: redis.url }) } });
     servers.push(server);
-    await server.listen({ http: { port: 0 }, handleSignals: false });
-    const port = server.addresses.http!.port;
-    assert.equal((await probe(port, '/readyz')).status, 200);
-    await redis.stop();
-    const down = await until(
-      () => probe(port, '/readyz'),
-      (answer) => answer.status === 503,
-      5_000,
-    );
+    const { port, down } = await readyUntilRedisStops(server, redis);
     assert.deepEqual(JSON.parse(down.body), {
       status: 'unavailable',
       reason: 'the task store is unreachable',
     });
     assert.doesNotMatch(down.body, new RegExp(String(redis.port)), 'no address in the body');
     redis = await startRedis(redis.port);
-    const back = await until(
-      () => probe(port, '/readyz'),
-      (answer) => answer.status === 200,
-      8_000,
-    );
+    const back = await readyAgain(port);
     assert.equal(back.body, '{"status":"ready"}');
   });
 });
@@ -211,31 +199,49 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wit
   }
 }
 
+/**
+ * Serves `server` on a free port, checks `/readyz` says ready, stops Redis and polls `/readyz`
+ * (5 s at most) until it turns 503. Returns the port and that last answer, for the caller to check
+ * what it says.
+ */
+async function readyUntilRedisStops(
+  server: McpServer,
+  redis: RedisUnderTest,
+): Promise<{ port: number; down: { status: number; body: string } }> {
+  await server.listen({ http: { port: 0 }, handleSignals: false });
+  const port = server.addresses.http!.port;
+  assert.equal((await probe(port, '/readyz')).status, 200);
+  await redis.stop();
+  const down = await until(
+    () => probe(port, '/readyz'),
+    (answer) => answer.status === 503,
+    5_000,
+  );
+  return { port, down };
+}
+
+/** Polls `/readyz` (8 s at most) until it is 200 again, once Redis is back; returns the last answer. */
+function readyAgain(port: number): Promise<{ status: number; body: string }> {
+  return until(
+    () => probe(port, '/readyz'),
+    (answer) => answer.status === 200,
+    8_000,
+  );
+}
+
 describe('readiness follows the fleet', { skip: missing }, () => {
   test("the fleet's Redis down: 503 saying so; options are checked", async () => {
     let redis = await startRedis();
     const server = serverWith({ fleet: { redis: redis.url, queue: 'health-test' } });
     try {
-      await server.listen({ http: { port: 0 }, handleSignals: false });
-      const port = server.addresses.http!.port;
-      assert.equal((await probe(port, '/readyz')).status, 200);
-      await redis.stop();
-      const down = await until(
-        () => probe(port, '/readyz'),
-        (answer) => answer.status === 503,
-        5_000,
-      );
+      const { port, down } = await readyUntilRedisStops(server, redis);
       assert.deepEqual(JSON.parse(down.body), {
         status: 'unavailable',
         reason: "the fleet's Redis is unreachable",
       });
       // Back before the server closes: a fleet link closes cleanly only while its Redis answers.
       redis = await startRedis(redis.port);
-      const back = await until(
-        () => probe(port, '/readyz'),
-        (answer) => answer.status === 200,
-        8_000,
-      );
+      const back = await readyAgain(port);
       assert.equal(back.status, 200);
     } finally {
       await server.close();
