@@ -69,47 +69,21 @@ export const rollingRestart: Scenario = {
         replicas: cluster.replicas.length,
         roll_s: Math.round((rollTo - rollFrom) / 100) / 10,
       };
+      const record = (metric: string, value: number, unit: string) =>
+        context.record('weft', TRANSPORT, metric, value, unit, params);
       for (const [window, from, to] of [
         ['before_roll', calmFrom, rollFrom],
         ['during_roll', rollFrom, rollTo],
       ] as const) {
-        context.record(
-          'weft',
-          TRANSPORT,
-          `modern_p50_${window}`,
-          percentileWithin(samples, from, to, 50),
-          'ms',
-          params,
-        );
-        context.record(
-          'weft',
-          TRANSPORT,
-          `modern_p99_${window}`,
-          percentileWithin(samples, from, to, 99),
-          'ms',
-          params,
-        );
+        for (const percentile of [50, 99])
+          record(`modern_p${percentile}_${window}`, percentileWithin(samples, from, to, percentile), 'ms');
       }
-      context.record(
-        'weft',
-        TRANSPORT,
-        'modern_calls',
-        books.modern.ok + books.modern.failed,
-        'calls',
-        params,
-      );
-      context.record(
-        'weft',
-        TRANSPORT,
-        'failed_modern_calls',
-        books.modern.failed + books.fleet.failed,
-        'calls',
-        params,
-      );
-      context.record('weft', TRANSPORT, 'tasks_started', books.tasks.started, 'tasks', params);
-      context.record('weft', TRANSPORT, 'lost_tasks', books.tasks.lost, 'tasks', params);
+      record('modern_calls', books.modern.ok + books.modern.failed, 'calls');
+      record('failed_modern_calls', books.modern.failed + books.fleet.failed, 'calls');
+      record('tasks_started', books.tasks.started, 'tasks');
+      record('lost_tasks', books.tasks.lost, 'tasks');
       const worst = Math.max(...books.legacy.map((each) => each.maxErrorsInARow));
-      context.record('weft', TRANSPORT, 'legacy_max_errors_in_a_row', worst, 'errors', params);
+      record('legacy_max_errors_in_a_row', worst, 'errors');
       context.step('rolling-restart books');
     } finally {
       await cluster.stop();
