@@ -10,19 +10,13 @@
  * `npm run bench -- rolling-restart`.
  */
 import { spawnSync } from 'node:child_process';
-import { haproxyBinary, LocalCluster } from '../../examples/deploy/local-cluster.js';
+import { haproxyBinary } from '../../examples/deploy/local-cluster.js';
+import { rollReplicas, startRollingCluster } from '../load/replica-roll.js';
 import { percentileWithin, RollingLoad } from '../load/rolling-clients.js';
 import type { Scenario } from './scenario.js';
 
 const TRANSPORT = 'modern-http';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** HAProxy probes every 200 ms, fall 2: the replicas keep serving 1.2 s after readiness turns 503. */
-const REPLICA_ENV = {
-  WEFT_DRAIN_DELAY_MS: '1200',
-  WEFT_DRAIN_TIMEOUT_MS: '8000',
-  WEFT_SHUTDOWN_GRACE_MS: '5000',
-  WEFT_TASK_LEASE_MS: '1500',
-};
 
 function missing(): string | undefined {
   if (!haproxyBinary()) return 'haproxy is not installed';
@@ -43,7 +37,7 @@ export const rollingRestart: Scenario = {
       return;
     }
     const { budget } = context;
-    const cluster = await LocalCluster.start({ checkInterMs: 200, replicaEnv: REPLICA_ENV });
+    const cluster = await startRollingCluster();
     try {
       const load = new RollingLoad({ url: cluster.lbUrl });
       await load.start();
@@ -52,16 +46,11 @@ export const rollingRestart: Scenario = {
       await sleep(budget.windowMs * 2);
       const rollFrom = performance.now();
       context.step('rolling-restart before');
-      for (let index = 0; index < cluster.replicas.length; index++) {
-        const replica = cluster.replicas[index]!;
-        replica.child.kill('SIGTERM');
-        const exit = await replica.exited;
+      await rollReplicas(cluster, (index, exit) => {
         if (exit !== 0)
           context.note('weft', TRANSPORT, `rolling-restart: replica ${index + 1} exited ${exit}`);
-        await cluster.startReplica(index);
-        await cluster.settle();
         context.step(`rolling-restart replica ${index + 1}`);
-      }
+      });
       const rollTo = performance.now();
       const books = await load.stop();
       const samples = books.modern.samples;

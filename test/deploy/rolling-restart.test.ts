@@ -11,8 +11,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { rollReplicas, startRollingCluster } from '../../benchmarks/load/replica-roll.js';
 import { RollingLoad } from '../../benchmarks/load/rolling-clients.js';
-import { haproxyBinary, LocalCluster } from '../../examples/deploy/local-cluster.js';
+import { haproxyBinary, type LocalCluster } from '../../examples/deploy/local-cluster.js';
 import { redisMissing } from '../support/redis-server.js';
 
 function haproxyMissing(): string | undefined {
@@ -24,18 +25,11 @@ function haproxyMissing(): string | undefined {
 
 const missing = haproxyMissing() ?? redisMissing();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-/** The replicas' drain settings: HAProxy probes every 200 ms and needs 2 failures (fall 2). */
-const REPLICA_ENV = {
-  WEFT_DRAIN_DELAY_MS: '1200',
-  WEFT_DRAIN_TIMEOUT_MS: '8000',
-  WEFT_SHUTDOWN_GRACE_MS: '5000',
-  WEFT_TASK_LEASE_MS: '1500',
-};
 
 describe('rolling restart behind HAProxy', { skip: missing, timeout: 180_000 }, () => {
   let cluster: LocalCluster;
   before(async () => {
-    cluster = await LocalCluster.start({ checkInterMs: 200, replicaEnv: REPLICA_ENV });
+    cluster = await startRollingCluster();
   });
   after(async () => {
     await cluster?.stop();
@@ -47,14 +41,7 @@ describe('rolling restart behind HAProxy', { skip: missing, timeout: 180_000 }, 
     await sleep(1_500);
     const before = { modern: load.books.modern.ok, legacy: load.books.legacy.map((books) => books.ok) };
     assert.ok(before.modern > 0, 'modern calls are answered before the roll');
-    const exits: (number | string)[] = [];
-    for (let index = 0; index < cluster.replicas.length; index++) {
-      const replica = cluster.replicas[index]!;
-      replica.child.kill('SIGTERM');
-      exits.push(await replica.exited);
-      await cluster.startReplica(index);
-      await cluster.settle();
-    }
+    const exits = await rollReplicas(cluster);
     await sleep(1_000);
     const rolledAt = Date.now();
     const books = await load.stop();
