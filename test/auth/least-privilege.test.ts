@@ -8,20 +8,15 @@
  * `ClientCredentialsProvider` in both eras.
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import {
-  ClientCredentialsProvider,
-  Client as ModernClient,
-  StreamableHTTPClientTransport as ModernHttp,
-} from '@modelcontextprotocol/client';
-import { McpServer, oauthResourceServer } from '../../lib/index.js';
+import type { ClientCredentialsProvider } from '@modelcontextprotocol/client';
+import { McpServer } from '../../lib/index.js';
 import {
   type AuthorizationServerUnderTest,
   startAuthorizationServer,
 } from '../support/authorization-server.js';
-import { initializeRequest } from './protected-server.js';
+import { connectWithClientCredentials } from '../support/client-credentials-client.js';
+import { initializeRequest, type ProtectedServer, serveProtected } from './protected-server.js';
 
 const BASE = 'tools:read';
 const FILES = 'files:read';
@@ -39,7 +34,7 @@ before(async () => {
 after(() => as.stop());
 
 /** A weft with a tool anyone holding the base scope may call and one that needs `files:read`. */
-async function serve(requiredScopes?: string[]) {
+function serve(requiredScopes?: string[]): Promise<ProtectedServer> {
   const server = new McpServer({ name: 'least', version: '1.0.0', pool: { maxThreads: 1 } })
     .tool({
       name: 'echo',
@@ -52,21 +47,7 @@ async function serve(requiredScopes?: string[]) {
       inputSchema: { type: 'object', properties: {} },
       handler: () => 'file contents',
     });
-  const handle = server.handler({
-    auth: oauthResourceServer({ issuer: as.issuer, scopesSupported: [BASE, FILES], requiredScopes }),
-  });
-  const http = createServer((request, response) => handle(request, response));
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = http.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    port,
-    async close() {
-      await server.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-    },
-  };
+  return serveProtected({ issuer: as.issuer, scopesSupported: [BASE, FILES], requiredScopes }, {}, server);
 }
 
 describe('the first 401 names the scopes the request needs', () => {
@@ -100,22 +81,20 @@ describe('ClientCredentialsProvider with only the base scope', () => {
     legacy: {},
     modern: { versionNegotiation: { mode: { pin: '2026-07-28' as const } } },
   };
-  let weft: Awaited<ReturnType<typeof serve>>;
+  let weft: ProtectedServer;
   before(async () => {
     weft = await serve([BASE]);
   });
   after(() => weft.close());
 
   const connect = async (era: keyof typeof eras, clientId: string) => {
-    const client = new ModernClient({ name: clientId, version: '1.0.0' }, eras[era]);
-    const provider = new ClientCredentialsProvider({
-      clientId,
-      clientSecret: `${clientId}-secret`,
-      expectedIssuer: as.issuer,
-    });
-    await client.connect(new ModernHttp(new URL(weft.url), { authProvider: provider }));
-    assert.equal(client.getProtocolEra(), era);
-    return { client, provider };
+    const connected = await connectWithClientCredentials(
+      weft.url,
+      { clientId, clientSecret: `${clientId}-secret`, issuer: as.issuer },
+      eras[era],
+    );
+    assert.equal(connected.client.getProtocolEra(), era);
+    return connected;
   };
   const grantedScopes = (provider: ClientCredentialsProvider) =>
     (provider.tokens()?.scope ?? '').split(' ').filter(Boolean).sort();

@@ -9,11 +9,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  ClientCredentialsProvider,
-  Client as ModernClient,
-  StreamableHTTPClientTransport as ModernHttp,
-} from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttp } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { WebSocket } from 'ws';
@@ -22,6 +17,7 @@ import {
   type AuthorizationServerUnderTest,
   startAuthorizationServer,
 } from '../support/authorization-server.js';
+import { connectWithClientCredentials } from '../support/client-credentials-client.js';
 import { echoServer, initializeRequest, type ProtectedServer, serveProtected } from './protected-server.js';
 
 const SCOPES = ['mcp:tools', 'mcp:admin'];
@@ -113,13 +109,12 @@ describe('the SDK v2 client with ClientCredentialsProvider does the whole dance'
     it(`in the ${era} era: 401 -> metadata -> authorization server -> token for weft -> the call`, async () => {
       const logStart = weft.log.length;
       const asLogStart = as.requestLog.length;
-      const client = new ModernClient({ name: 'dance', version: '1.0.0' }, options);
-      const provider = new ClientCredentialsProvider({
-        clientId: 'agent',
-        clientSecret: 'agent-secret',
-        expectedIssuer: as.issuer,
-      });
-      await client.connect(new ModernHttp(new URL(weft.url), { authProvider: provider }));
+      const { client, provider } = await connectWithClientCredentials(
+        weft.url,
+        { clientId: 'agent', clientSecret: 'agent-secret', issuer: as.issuer },
+        options,
+        'dance',
+      );
       try {
         assert.equal(client.getProtocolEra(), era.startsWith('modern') ? 'modern' : 'legacy');
         assert.equal(

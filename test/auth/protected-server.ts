@@ -26,11 +26,12 @@ export function echoServer(): McpServer {
   });
 }
 
+/** Serves `server` (by default `echoServer()`) behind `oauthResourceServer(auth)` on a free port. */
 export async function serveProtected(
   auth: OAuthResourceServerOptions,
   transport: Omit<StreamableHttpOptions, 'auth'> = {},
+  server: McpServer = echoServer(),
 ): Promise<ProtectedServer> {
-  const server = echoServer();
   const handle = server.handler({ ...transport, auth: oauthResourceServer(auth) });
   const log: string[] = [];
   const http = createServer((request, response) => {
