@@ -209,12 +209,7 @@ describe('metrics, the v2 client and tasks', () => {
       0,
     );
     const client = new InProcessClient(server);
-    await client.request('initialize', {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 's', version: '0' },
-    });
-    client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await client.initialize('2025-06-18');
     client.close();
     const sessions = await points('mcp.server.session.duration');
     const count = sessions.reduce((n, p) => n + (p.value as { count: number }).count, 0);

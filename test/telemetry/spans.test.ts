@@ -50,12 +50,7 @@ describe('request spans', () => {
   before(async () => {
     server = buildServer({ timeoutMs: 0 });
     client = new InProcessClient(server);
-    await client.request('initialize', {
-      protocolVersion: '2025-11-25',
-      capabilities: {},
-      clientInfo: { name: 't', version: '0' },
-    });
-    client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await client.initialize('2025-11-25');
   });
   after(() => server.close());
 

@@ -25,12 +25,7 @@ describe('a request the sampler dropped', () => {
       .tool({ name: 'echo', inputSchema: { type: 'object' }, handler: (args) => args })
       .tool(traced);
     client = new InProcessClient(server);
-    await client.request('initialize', {
-      protocolVersion: '2025-11-25',
-      capabilities: {},
-      clientInfo: { name: 't', version: '0' },
-    });
-    client.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await client.initialize('2025-11-25');
   });
   after(() => server.close());
 
