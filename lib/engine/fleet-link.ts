@@ -39,6 +39,8 @@ const WAITING_COUNT_MS = 25;
 
 /** How long opening the link may take before the server refuses to start. */
 const OPEN_TIMEOUT_MS = 10_000;
+/** How long closing waits for BullMQ to end its reads cleanly before the connections are cut. */
+const CLOSE_WAIT_MS = 1_000;
 
 export class FleetLink {
   readonly keys: FleetKeys;
@@ -238,8 +240,20 @@ export class FleetLink {
 
   async close(): Promise<void> {
     this.#closing = true;
-    await Promise.allSettled([this.#events?.close(), this.#queue?.close()]);
     this.clock.stop();
+    // BullMQ's close waits for its connections to answer; with Redis away they never do, and the
+    // connections would go on reconnecting for good, keeping the process alive after server.close().
+    // So it gets a bounded wait, and then every connection is ended whatever it was doing. (BullMQ's
+    // own disconnect() would wait for a connection too. Its event reader's watchdog, a timer of its
+    // read's block time plus a second, still runs out after that: the process ends within ~11 s.)
+    let waited: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.allSettled([this.#events?.close(), this.#queue?.close()]),
+      new Promise((resolve) => {
+        waited = setTimeout(resolve, CLOSE_WAIT_MS);
+      }),
+    ]);
+    clearTimeout(waited);
     for (const redis of [this.commands, this.#subscriber, this.#eventsConnection]) redis?.disconnect();
   }
 }

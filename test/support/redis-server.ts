@@ -68,7 +68,8 @@ export async function startRedis(port?: number): Promise<RedisUnderTest> {
     port,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        // Killed already (a second stop): a killed child has a signalCode and no exitCode.
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGKILL');
       }),
