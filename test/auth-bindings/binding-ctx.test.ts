@@ -9,13 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServer } from '../../lib/index.js';
-import {
-  envelope,
-  ModernHttpPeer,
-  sseMessages,
-  standardHeaders,
-  type Wire,
-} from '../transports/modern-http-peer.js';
+import { modernRequest } from '../support/modern-request.js';
+import { ModernHttpPeer } from '../transports/modern-http-peer.js';
 import { bindingServer } from './binding-server.js';
 import { bearer, PRINCIPALS, tokenAuth } from './token-principals.js';
 
@@ -106,18 +101,9 @@ describe('ctx.auth in 2026-07-28 requests', () => {
     params: Record<string, unknown>,
     capabilities: object = {},
   ) {
-    const reply = await peer().request(
-      method,
-      { ...params, _meta: envelope({ 'io.modelcontextprotocol/clientCapabilities': capabilities }) },
-      {
-        ...standardHeaders(method, params),
-        ...bearer(token),
-        ...(typeof params.taskId === 'string' ? { 'mcp-name': params.taskId } : {}),
-      },
-    );
-    const body: Wire = reply.body ?? sseMessages(reply.raw).find((message: Wire) => 'id' in message);
-    assert.ok(body?.result, `${method}: HTTP ${reply.status} ${reply.raw}`);
-    return body.result;
+    const reply = await modernRequest(peer(), method, params, { capabilities, headers: bearer(token) });
+    assert.ok(reply.body?.result, `${method}: HTTP ${reply.status} ${reply.raw}`);
+    return reply.body.result;
   }
 
   for (const name of TOOLS) {

@@ -22,6 +22,7 @@ import {
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServer } from '../../lib/index.js';
+import { type ModernExchange, modernRequest } from '../support/modern-request.js';
 import {
   envelope,
   ModernHttpPeer,
@@ -55,16 +56,8 @@ async function modern(
   method: string,
   params: Record<string, unknown>,
   capabilities: object = TASKS,
-): Promise<{ status: number; headers: Headers; body: Wire }> {
-  const headers: Record<string, string> = { ...standardHeaders(method, params), ...bearer(token) };
-  if (typeof params.taskId === 'string') headers['mcp-name'] = params.taskId;
-  const reply = await peer.request(
-    method,
-    { ...params, _meta: envelope({ 'io.modelcontextprotocol/clientCapabilities': capabilities }) },
-    headers,
-  );
-  const body = reply.body ?? sseMessages(reply.raw).find((message: Wire) => 'id' in message);
-  return { status: reply.status, headers: reply.headers, body };
+): Promise<ModernExchange> {
+  return modernRequest(peer, method, params, { capabilities, headers: bearer(token) });
 }
 
 /** A bare legacy POST as `token` (with a session id after initialize). */

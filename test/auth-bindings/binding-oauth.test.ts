@@ -17,13 +17,8 @@ import {
   type AuthorizationServerUnderTest,
   startAuthorizationServer,
 } from '../support/authorization-server.js';
-import {
-  envelope,
-  ModernHttpPeer,
-  sseMessages,
-  standardHeaders,
-  type Wire,
-} from '../transports/modern-http-peer.js';
+import { modernRequest } from '../support/modern-request.js';
+import { ModernHttpPeer } from '../transports/modern-http-peer.js';
 import { bindingServer } from './binding-server.js';
 import { bearer } from './token-principals.js';
 
@@ -64,15 +59,7 @@ async function rpc(
   params: Record<string, unknown>,
   capabilities: object = {},
 ) {
-  const headers: Record<string, string> = { ...standardHeaders(method, params), ...bearer(access) };
-  if (typeof params.taskId === 'string') headers['mcp-name'] = params.taskId;
-  const reply = await new ModernHttpPeer(url).request(
-    method,
-    { ...params, _meta: envelope({ 'io.modelcontextprotocol/clientCapabilities': capabilities }) },
-    headers,
-  );
-  const body: Wire = reply.body ?? sseMessages(reply.raw).find((message: Wire) => 'id' in message);
-  return { status: reply.status, headers: reply.headers, body };
+  return modernRequest(new ModernHttpPeer(url), method, params, { capabilities, headers: bearer(access) });
 }
 
 describe('bindings with oauthResourceServer and real tokens', () => {

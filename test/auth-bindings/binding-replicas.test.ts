@@ -15,14 +15,9 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import httpProxy from 'http-proxy';
+import { modernAnswer } from '../support/modern-request.js';
 import { type RedisUnderTest, redisMissing, startRedis } from '../support/redis-server.js';
-import {
-  envelope,
-  ModernHttpPeer,
-  sseMessages,
-  standardHeaders,
-  type Wire,
-} from '../transports/modern-http-peer.js';
+import { ModernHttpPeer, type Wire } from '../transports/modern-http-peer.js';
 import { bearer, PRINCIPALS } from './token-principals.js';
 
 const missing = redisMissing();
@@ -111,16 +106,7 @@ describe('bindings across three replicas, a Redis task store and the fleet', { s
     params: Record<string, unknown>,
     capabilities: object = TASKS,
   ): Promise<Wire> {
-    const headers: Record<string, string> = { ...standardHeaders(method, params), ...bearer(token) };
-    if (typeof params.taskId === 'string') headers['mcp-name'] = params.taskId;
-    const reply = await peer.request(
-      method,
-      { ...params, _meta: envelope({ 'io.modelcontextprotocol/clientCapabilities': capabilities }) },
-      headers,
-    );
-    const body = reply.body ?? sseMessages(reply.raw).find((message: Wire) => 'id' in message);
-    assert.ok(body, `no reply to ${method}: HTTP ${reply.status} ${reply.raw}`);
-    return body;
+    return modernAnswer(peer, method, params, { capabilities, headers: bearer(token) });
   }
 
   async function settled(token: string, taskId: string): Promise<Wire> {

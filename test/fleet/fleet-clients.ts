@@ -8,14 +8,9 @@
 import assert from 'node:assert/strict';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { modernAnswer } from '../support/modern-request.js';
 import { HttpPeer, readEvents } from '../transports/http-peer.js';
-import {
-  envelope,
-  ModernHttpPeer,
-  sseMessages,
-  standardHeaders,
-  type Wire,
-} from '../transports/modern-http-peer.js';
+import { ModernHttpPeer, type Wire } from '../transports/modern-http-peer.js';
 
 export type { Wire };
 
@@ -39,16 +34,7 @@ export async function modernRpc(
   params: Record<string, unknown>,
   capabilities: object = TASKS_CAPABILITY,
 ): Promise<Wire> {
-  const headers: Record<string, string> = { ...standardHeaders(method, params) };
-  if (typeof params.taskId === 'string') headers['mcp-name'] = params.taskId;
-  const reply = await new ModernHttpPeer(url.href).request(
-    method,
-    { ...params, _meta: envelope({ 'io.modelcontextprotocol/clientCapabilities': capabilities }) },
-    headers,
-  );
-  const body = reply.body ?? sseMessages(reply.raw).find((message: Wire) => 'id' in message);
-  assert.ok(body, `no reply to ${method}: HTTP ${reply.status} ${reply.raw}`);
-  return body;
+  return modernAnswer(new ModernHttpPeer(url.href), method, params, { capabilities });
 }
 
 /** A legacy session on one replica, spoken raw: every message a call's response carried. */

@@ -16,14 +16,9 @@ import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import httpProxy from 'http-proxy';
+import { modernAnswer } from '../support/modern-request.js';
 import { type RedisUnderTest, redisMissing, startRedis } from '../support/redis-server.js';
-import {
-  envelope,
-  ModernHttpPeer,
-  sseMessages,
-  standardHeaders,
-  type Wire,
-} from '../transports/modern-http-peer.js';
+import { ModernHttpPeer, type Wire } from '../transports/modern-http-peer.js';
 
 const missing = redisMissing();
 const LEASE_MS = 1_500;
@@ -117,16 +112,7 @@ describe('three replicas behind a round-robin balancer', { skip: missing }, () =
     params: Record<string, unknown>,
     capabilities: object = TASKS,
   ): Promise<Wire> {
-    const headers: Record<string, string> = { ...standardHeaders(method, params) };
-    if (typeof params.taskId === 'string') headers['mcp-name'] = params.taskId;
-    const reply = await peer.request(
-      method,
-      { ...params, _meta: envelope({ 'io.modelcontextprotocol/clientCapabilities': capabilities }) },
-      headers,
-    );
-    const body = reply.body ?? sseMessages(reply.raw).find((message: Wire) => 'id' in message);
-    assert.ok(body, `no reply to ${method}: HTTP ${reply.status} ${reply.raw}`);
-    return body;
+    return modernAnswer(peer, method, params, { capabilities });
   }
 
   const task = async (taskId: string) => (await rpc('tasks/get', { taskId })).result;
