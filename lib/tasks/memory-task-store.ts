@@ -3,14 +3,16 @@
  * replica. Signals are plain function calls, and there are no leases to renew (a process that dies
  * takes its tasks with it, and nobody else could have read them).
  *
- * Expiry is checked on every read and swept once a minute (an unref'd timer, so it never keeps a
- * process alive), so an expired task is gone whether or not anyone asks for it.
+ * Expiry is checked on every read, before every new task is admitted (expired records leave the
+ * limits first, soonest first: expiry-queue.ts) and swept once a minute (an unref'd timer, so it
+ * never keeps a process alive), so an expired task is gone whether or not anyone asks for it.
  *
  * Bounded per caller and in total, in records and bytes (`limits`, task-limits.ts): the oldest
  * finished records make room, and a task that would need a running one's room is refused at
  * creation.
  */
 
+import { ExpiryQueue } from './expiry-queue.js';
 import { TaskLedger } from './task-ledger.js';
 import { recordBytes, type TaskLimits, taskCallerOf, taskLimitError, taskLimitsOf } from './task-limits.js';
 import type { TaskChange, TaskRecord } from './task-record.js';
@@ -24,6 +26,7 @@ export class MemoryTaskStore implements TaskStore {
   readonly #listeners = new Set<(signal: TaskSignal) => void>();
   readonly #now: () => number;
   readonly #ledger: TaskLedger;
+  readonly #expiries = new ExpiryQueue();
   readonly #drop = (taskId: string) => this.#delete(taskId);
   #sweeper: NodeJS.Timeout | undefined;
 
@@ -42,11 +45,13 @@ export class MemoryTaskStore implements TaskStore {
     if (this.#records.has(record.taskId)) throw new Error(`Task ${record.taskId} already exists`);
     const caller = taskCallerOf(record);
     const bytes = recordBytes(record);
+    this.#dropExpired();
     const refused = this.#ledger.admit(caller, bytes, this.#now(), this.#drop);
     if (refused) throw taskLimitError(refused.limit, refused.max, refused.retryAfterMs);
     const expiresAt = record.ttlMs === null ? Number.POSITIVE_INFINITY : record.createdAt + record.ttlMs;
     this.#ledger.add(record.taskId, caller, bytes, expiresAt);
     this.#records.set(record.taskId, structuredClone(record));
+    if (record.ttlMs !== null) this.#expiries.push(record.taskId, expiresAt);
     this.#sweeper ??= setInterval(() => this.#sweep(), SWEEP_EVERY_MS).unref();
   }
 
@@ -97,6 +102,7 @@ export class MemoryTaskStore implements TaskStore {
   async close(): Promise<void> {
     clearInterval(this.#sweeper);
     this.#listeners.clear();
+    this.#expiries.clear();
   }
 
   #live(taskId: string): TaskRecord | undefined {
@@ -112,9 +118,21 @@ export class MemoryTaskStore implements TaskStore {
   #delete(taskId: string): void {
     this.#records.delete(taskId);
     this.#ledger.remove(taskId);
+    if (this.#expiries.needsCompaction(this.#records.size)) {
+      this.#expiries.rebuild(
+        [...this.#records.values()]
+          .filter((record) => record.ttlMs !== null)
+          .map((record) => [record.taskId, record.createdAt + record.ttlMs!] as const),
+      );
+    }
+  }
+
+  /** Every record whose time has passed leaves, soonest first (ids already gone are skipped). */
+  #dropExpired(): void {
+    for (const id of this.#expiries.due(this.#now())) if (this.#records.has(id)) this.#live(id);
   }
 
   #sweep(): void {
-    for (const id of [...this.#records.keys()]) this.#live(id);
+    this.#dropExpired();
   }
 }

@@ -99,6 +99,18 @@ function byteBounds(open: (limits: TaskLimits) => TaskStore): void {
     const kept = (await store.get(c.taskId))?.result as { content: { text: string }[] } | undefined;
     assert.equal(kept?.content[0]?.text.length, 40_000, 'the record just written is kept whole');
   });
+
+  it('gives the room of expired records back at once, not at a later sweep', async () => {
+    const store = open({ maxBytesPerCaller: 25_000, maxBytes: 25_000 });
+    await store.create(running('issuer a', 300));
+    await store.create(running('issuer a', 300));
+    const held = await refusalOf(store.create(running('issuer a')));
+    assert.equal((held.data as { limit: string }).limit, 'maxBytesPerCaller');
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    // Nobody read the expired records: their room must come back all the same.
+    await store.create(running('issuer a'));
+    await store.create(running('issuer a'));
+  });
 }
 
 describe('MemoryTaskStore: byte limits', () => {
