@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import type { IncomingMessage } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { WebSocket } from 'ws';
 import { McpServer } from '../../lib/index.js';
 import type { AuthHook } from '../../lib/transports/bearer-auth.js';
+import { upgradeStatus } from '../support/websocket-upgrade.js';
 
 /** A hook that misbehaves as the `x-hook` header says, and lets `x-hook: ok` in. */
 const unruly: AuthHook = ((request: IncomingMessage) => {
@@ -26,22 +26,6 @@ const unruly: AuthHook = ((request: IncomingMessage) => {
 }) as AuthHook;
 
 const BEHAVIOURS = ['throw', 'reject', 'nothing'];
-
-/** The status a WebSocket upgrade was refused with, or 101 when it opened. */
-function upgradeStatus(url: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, 'mcp', { headers, handshakeTimeout: 10_000 });
-    socket.once('open', () => {
-      socket.close();
-      resolve(101);
-    });
-    socket.once('unexpected-response', (_request, response) => {
-      resolve(response.statusCode ?? 0);
-      socket.terminate();
-    });
-    socket.once('error', reject);
-  });
-}
 
 describe('security: an auth hook that fails refuses the request, the server lives on', () => {
   let server: McpServer;

@@ -8,17 +8,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { WebSocket } from 'ws';
 import { McpServer } from '../../lib/index.js';
+import { openSocket } from '../support/websocket-upgrade.js';
 
-function open(url: string): Promise<WebSocket> {
-  const socket = new WebSocket(url, 'mcp', { handshakeTimeout: 10_000 });
-  return new Promise((resolve, reject) => {
-    socket.once('open', () => resolve(socket));
-    socket.once('error', reject);
-    socket.once('unexpected-response', (_request, response) =>
-      reject(new Error(`upgrade refused with ${response.statusCode}`)),
-    );
-  });
-}
+const open = (url: string) => openSocket(url, { handshakeTimeout: 10_000 });
 
 const call = (id: number, name: string) =>
   JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {} } });

@@ -6,27 +6,8 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { WebSocket } from 'ws';
 import { McpServer } from '../../lib/index.js';
-
-/** 101 when the upgrade succeeded, else the status it was refused with. */
-function upgradeStatus(url: string, origin?: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, 'mcp', {
-      handshakeTimeout: 10_000,
-      ...(origin === undefined ? {} : { headers: { origin } }),
-    });
-    socket.once('open', () => {
-      socket.close();
-      resolve(101);
-    });
-    socket.once('unexpected-response', (_request, response) => {
-      resolve(response.statusCode ?? 0);
-      socket.terminate();
-    });
-    socket.once('error', reject);
-  });
-}
+import { upgradeStatus } from '../support/websocket-upgrade.js';
 
 describe('security: WebSocket origins', () => {
   const LISTED = 'http://localhost:3000';
@@ -49,12 +30,12 @@ describe('security: WebSocket origins', () => {
 
   for (const origin of ['http://localhost:5173', 'http://127.0.0.1:8080', 'http://[::1]:3000', 'null']) {
     it(`a page on ${origin} (not listed) cannot open the WebSocket: 403`, async () => {
-      assert.equal(await upgradeStatus(url, origin), 403);
+      assert.equal(await upgradeStatus(url, { origin }), 403);
     });
   }
 
   it('a listed origin opens it', async () => {
-    assert.equal(await upgradeStatus(url, LISTED), 101);
+    assert.equal(await upgradeStatus(url, { origin: LISTED }), 101);
   });
 
   it('a client without an Origin header (not a browser page) opens it', async () => {
@@ -62,7 +43,7 @@ describe('security: WebSocket origins', () => {
   });
 
   it("allowedOrigins: 'any' still turns the check off", async () => {
-    assert.equal(await upgradeStatus(openUrl, 'http://localhost:5173'), 101);
+    assert.equal(await upgradeStatus(openUrl, { origin: 'http://localhost:5173' }), 101);
   });
 
   it('HTTP keeps its rule: a local page origin passes the guard, CORS decides what it may read', async () => {

@@ -5,20 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import { addDemoTools } from '../../examples/demo-tools.js';
 import { McpServer } from '../../lib/index.js';
-
-function open(url: string, options: ConstructorParameters<typeof WebSocket>[2] = {}): Promise<WebSocket> {
-  const socket = new WebSocket(url, 'mcp', options);
-  return new Promise((resolve, reject) => {
-    socket.once('open', () => resolve(socket));
-    socket.once('error', reject);
-    socket.once('unexpected-response', (_request, response) =>
-      reject(new Error(`upgrade refused with ${response.statusCode}`)),
-    );
-  });
-}
+import { openSocket as open } from '../support/websocket-upgrade.js';
 
 function nextMessage(socket: WebSocket, match: (message: Record<string, unknown>) => boolean = () => true) {
   return new Promise<Record<string, unknown>>((resolve) => {
