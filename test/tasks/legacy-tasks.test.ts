@@ -15,6 +15,7 @@ import {
   TaskStatusNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { McpServer } from '../../lib/index.js';
+import { until } from '../support/until.js';
 import { askTask, shortDeadline, spinTask } from './task-tools.js';
 
 const RELATED_TASK = 'io.modelcontextprotocol/related-task';
@@ -51,16 +52,6 @@ after(async () => {
   await client.close();
   await server.close();
 });
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** Drains a callToolStream: the messages it yielded, in order. */
 async function drain(stream: AsyncGenerator<{ type: string } & Record<string, unknown>>) {

@@ -12,6 +12,7 @@ import { after, describe, it } from 'node:test';
 import { McpServer } from '../../lib/index.js';
 import { envelope } from '../router/modern-fixtures.js';
 import { InProcessClient, type Reply } from '../support/in-process-client.js';
+import { until } from '../support/until.js';
 import { askTask, shortDeadline, spinProcess, spinTask } from './task-tools.js';
 
 const TASKS = 'io.modelcontextprotocol/tasks';
@@ -46,16 +47,6 @@ function modernClient(options?: { ttlMs?: number }) {
 function result(reply: Reply): Record<string, unknown> {
   assert.equal(reply.error, undefined, `expected a result, got ${JSON.stringify(reply.error)}`);
   return reply.result as Record<string, unknown>;
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('modern tasks', () => {
