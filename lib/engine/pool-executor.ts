@@ -122,7 +122,8 @@ export class PoolExecutor {
         };
         const trace = call.watch?.carrier();
         if (trace !== undefined) message.trace = trace;
-        const abort = new TaskAbortHandle();
+        // The thread is free the moment Piscina is done with the task: see #settled.
+        const abort = new TaskAbortHandle(() => this.#settled(task));
         let released = false;
         const task: RunningTask = {
           pool: pool.piscina,
@@ -185,6 +186,8 @@ export class PoolExecutor {
         else this.#postSoon(post);
         return {
           abandon: (reason) => {
+            // Its thread is done with it and its flag may already be another call's: nothing to stop.
+            if (task.settled) return;
             Atomics.store(task.flag, FLAG_SLOTS.reason, abandonCode(reason));
             Atomics.notify(task.flag, FLAG_SLOTS.reason);
             // A handler that never looked at its flag will not stop by itself: no grace to wait out.
@@ -239,6 +242,22 @@ export class PoolExecutor {
     let count = 0;
     for (const pool of this.#pools.values()) count += pool.piscina.threads.length;
     return count;
+  }
+
+  /**
+   * Piscina is done with the task (its result or failure is in; the promise settles a microtask
+   * later): its slot is given back now, so a call waiting for one is posted to the thread that has
+   * just gone idle, from inside Piscina's result handler. Piscina then looks, before it returns, for
+   * results the other threads have posted meanwhile and hands them over in the same turn; released
+   * a microtask later, the next task went out after that look, so under load each result cost a
+   * turn of the event loop of its own (an epoll wake, a read, a write of the replies). A terminated
+   * thread's slot still waits for the thread's exit (#terminateNow).
+   */
+  #settled(task: RunningTask): void {
+    if (task.terminated) return;
+    task.settled = true;
+    clearTimeout(task.graceTimer);
+    task.release();
   }
 
   /** Terminates the task's thread, once it is not loading modules (thread-life.ts). */

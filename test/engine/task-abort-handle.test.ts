@@ -2,7 +2,8 @@
  * The pool executor aborts Piscina tasks through TaskAbortHandle instead of an AbortController.
  * These tests hold it to what Piscina needs of a signal, against a real pool running weft's own
  * pool entry: a running task is stopped and its thread replaced, an aborted handle refuses to
- * start a task, and a finished task no longer listens.
+ * start a task, a finished task no longer listens, and the handle hears that Piscina is done with
+ * a task before the task's promise settles (the pool executor frees the thread's slot there).
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
@@ -48,6 +49,25 @@ describe('TaskAbortHandle as a Piscina task signal', () => {
     const threadsBefore = [...pool.threads];
     handle.abort();
     assert.deepEqual([...pool.threads], threadsBefore, 'a late abort terminated a thread');
+  });
+
+  it('tells onSettled, once, that Piscina is done with the task before its promise settles', async () => {
+    const order: string[] = [];
+    const handle = new TaskAbortHandle(() => order.push('settled'));
+    const result = pool.run(busyTask(1), { signal: handle }).then(() => order.push('promise'));
+    await result;
+    handle.off('abort', () => {});
+    assert.deepEqual(order, ['settled', 'promise']);
+  });
+
+  it('tells onSettled when a running task is aborted (the executor then waits for the thread to exit)', async () => {
+    let running = 0;
+    const runningHandle = new TaskAbortHandle(() => running++);
+    const task = pool.run(busyTask(60_000), { signal: runningHandle });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    runningHandle.abort();
+    await assert.rejects(task, { name: 'AbortError' });
+    assert.equal(running, 1);
   });
 
   it('calls a listener once, however often it is aborted, and forgets a removed one', () => {
