@@ -9,14 +9,15 @@
  *   retry, on a third replica, is answered.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import httpProxy from 'http-proxy';
 import { modernAnswer } from '../support/modern-request.js';
+import { startReadyChild } from '../support/ready-child.js';
 import { type RedisUnderTest, redisMissing, startRedis } from '../support/redis-server.js';
+import { startRoundRobin } from '../support/round-robin-balancer.js';
 import { ModernHttpPeer, type Wire } from '../transports/modern-http-peer.js';
 import { bearer, PRINCIPALS } from './token-principals.js';
 
@@ -27,32 +28,8 @@ const TOOLS = fileURLToPath(new URL('./binding-fleet-tools.js', import.meta.url)
 const CLI = fileURLToPath(new URL('../../lib/cli.js', import.meta.url));
 const QUEUE = 'weft-bindings';
 
-/** Starts a child process and resolves once `ready` matches what it printed (stdout or stderr). */
-function startChild(
-  args: string[],
-  env: Record<string, string>,
-  ready: RegExp,
-): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, args, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`not ready within 20 s: ${output}`)), 20_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk;
-      const match = ready.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, match });
-      }
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`exited (${code}) before it was ready: ${output}`)));
-  });
-}
+/** How the worker and the replicas are started: ready once what they print (stdout or stderr) says so. */
+const STARTING = { stdout: true, timeoutMs: 20_000 };
 
 describe('bindings across three replicas, a Redis task store and the fleet', { skip: missing }, () => {
   let redis: RedisUnderTest;
@@ -62,36 +39,31 @@ describe('bindings across three replicas, a Redis task store and the fleet', { s
   let balancer: Server;
   let peer: ModernHttpPeer;
   const served: string[] = [];
-  let next = 0;
 
   before(async () => {
     redis = await startRedis();
-    const worker = await startChild(
+    const worker = await startReadyChild(
       [CLI, 'worker', TOOLS, '--redis', redis.url, '--queue', QUEUE, '--threads', '1'],
-      {},
-      /weft worker: serving queue/,
+      { ...STARTING, name: 'the worker', ready: (output) => /weft worker: serving queue/.exec(output) },
     );
     children.push(worker.child);
     workerPid = worker.child.pid!;
     const env = { REDIS_URL: redis.url, STATE_KEY: randomBytes(32).toString('base64'), QUEUE };
     const replicas = await Promise.all(
-      [0, 1, 2].map(() => startChild([REPLICA], env, /binding replica listening on (\d+)/)),
+      [0, 1, 2].map(() =>
+        startReadyChild([REPLICA], {
+          ...STARTING,
+          name: 'the replica',
+          env,
+          ready: (output) => /binding replica listening on (\d+)/.exec(output),
+        }),
+      ),
     );
     for (const { child } of replicas) children.push(child);
-    targets = replicas.map(({ match }) => `http://127.0.0.1:${match[1]}`);
-    const proxy = httpProxy.createProxyServer({});
-    proxy.on('error', (_error, _request, response) => {
-      const reply = response as ServerResponse;
-      if (!reply.headersSent) reply.writeHead(502);
-      reply.end();
-    });
-    balancer = createServer((request, response) => {
-      const target = targets[next++ % targets.length]!;
-      served.push(target);
-      proxy.web(request, response, { target });
-    });
-    await new Promise<void>((resolve) => balancer.listen(0, '127.0.0.1', resolve));
-    peer = new ModernHttpPeer(`http://127.0.0.1:${(balancer.address() as { port: number }).port}/mcp`);
+    targets = replicas.map(({ ready }) => `http://127.0.0.1:${ready[1]}`);
+    const front = await startRoundRobin(() => targets, served);
+    balancer = front.server;
+    peer = new ModernHttpPeer(front.url);
   });
 
   after(async () => {

@@ -6,8 +6,8 @@
  * that serves; `stop()` kills whatever is still alive, including processes the test restarted.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { cpuOver } from '../support/cpu-ticks.js';
 import { type RedisUnderTest, startRedis } from '../support/redis-server.js';
 
 const ROUTER_SCRIPT = fileURLToPath(new URL('./fleet-router.js', import.meta.url));
@@ -172,19 +172,8 @@ export class FleetCluster {
   }
 }
 
-/** CPU time (user + system, in clock ticks of 10 ms) a process has used so far. */
-export function cpuTicks(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-/** Ticks each process used over `ms`. */
-export async function cpuOver(pids: number[], ms: number): Promise<number[]> {
-  const start = pids.map(cpuTicks);
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  return pids.map((pid, index) => cpuTicks(pid) - start[index]!);
-}
+/** Ticks each process used over `ms` (test/support/cpu-ticks.ts), where the fleet suites import it. */
+export { cpuOver } from '../support/cpu-ticks.js';
 
 export interface IdleReading {
   /** When the first quiet slice began, in ms after `since`; undefined if none began within the bound. */

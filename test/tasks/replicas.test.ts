@@ -9,15 +9,16 @@
  * - SIGKILL of the replica running a task: the others read it `failed` within its lease.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import httpProxy from 'http-proxy';
+import { cpuOver } from '../support/cpu-ticks.js';
 import { modernAnswer } from '../support/modern-request.js';
+import { startReadyChild } from '../support/ready-child.js';
 import { type RedisUnderTest, redisMissing, startRedis } from '../support/redis-server.js';
+import { startRoundRobin } from '../support/round-robin-balancer.js';
 import { ModernHttpPeer, type Wire } from '../transports/modern-http-peer.js';
 
 const missing = redisMissing();
@@ -31,41 +32,16 @@ interface Replica {
   target: string;
 }
 
-function startReplica(redisUrl: string, stateKey: string): Promise<Replica> {
-  const child = spawn(process.execPath, [replicaEntry], {
-    env: { ...process.env, REDIS_URL: redisUrl, STATE_KEY: stateKey, LEASE_MS: String(LEASE_MS) },
-    stdio: ['ignore', 'pipe', 'pipe'],
+async function startReplica(redisUrl: string, stateKey: string): Promise<Replica> {
+  const { child, ready } = await startReadyChild([replicaEntry], {
+    name: 'the replica',
+    env: { REDIS_URL: redisUrl, STATE_KEY: stateKey, LEASE_MS: String(LEASE_MS) },
+    stdout: true,
+    timeoutMs: 15_000,
+    ready: (output) => /replica listening on (\d+)/.exec(output),
   });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`replica did not start: ${output}`)), 15_000);
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const match = /replica listening on (\d+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        const port = Number(match[1]);
-        resolve({ child, port, target: `http://127.0.0.1:${port}` });
-      }
-    });
-    child.stderr!.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.once('exit', (code) => reject(new Error(`replica exited (${code}): ${output}`)));
-  });
-}
-
-/** CPU time (user + system, in clock ticks) a process has used so far. */
-function cpuTicks(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return Number(fields[11]) + Number(fields[12]);
-}
-
-/** Ticks each process used over `ms`. */
-async function cpuOver(pids: number[], ms: number): Promise<number[]> {
-  const start = pids.map(cpuTicks);
-  await new Promise((resolve) => setTimeout(resolve, ms));
-  return pids.map((pid, index) => cpuTicks(pid) - start[index]!);
+  const port = Number(ready[1]);
+  return { child, port, target: `http://127.0.0.1:${port}` };
 }
 
 describe('three replicas behind a round-robin balancer', { skip: missing }, () => {
@@ -75,29 +51,18 @@ describe('three replicas behind a round-robin balancer', { skip: missing }, () =
   let peer: ModernHttpPeer;
   /** Which replica served each request, in order (the balancer's own record). */
   const served: string[] = [];
-  let next = 0;
 
   before(async () => {
     redis = await startRedis();
     const stateKey = randomBytes(32).toString('base64');
     replicas = await Promise.all([0, 1, 2].map(() => startReplica(redis.url, stateKey)));
-    const proxy = httpProxy.createProxyServer({});
-    proxy.on('error', (_error, _request, response) => {
-      const reply = response as import('node:http').ServerResponse;
-      if (!reply.headersSent) reply.writeHead(502);
-      reply.end();
-    });
-    balancer = createServer((request, response) => {
-      const live = replicas.filter(
-        (replica) => replica.child.exitCode === null && replica.child.signalCode === null,
-      );
-      const replica = live[next++ % live.length]!;
-      served.push(replica.target);
-      proxy.web(request, response, { target: replica.target });
-    });
-    await new Promise<void>((resolve) => balancer.listen(0, '127.0.0.1', resolve));
-    const { port } = balancer.address() as { port: number };
-    peer = new ModernHttpPeer(`http://127.0.0.1:${port}/mcp`);
+    const live = () =>
+      replicas
+        .filter((replica) => replica.child.exitCode === null && replica.child.signalCode === null)
+        .map((replica) => replica.target);
+    const front = await startRoundRobin(live, served);
+    balancer = front.server;
+    peer = new ModernHttpPeer(front.url);
   });
 
   after(async () => {
