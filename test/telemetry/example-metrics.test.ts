@@ -4,7 +4,7 @@
  * metrics in Prometheus form, and its OTLP trace exports caught by a local receiver (127.0.0.1).
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { freePort } from '../support/free-port.js';
+import { startReadyChild } from '../support/ready-child.js';
 
 const EXAMPLE = fileURLToPath(new URL('../../examples/telemetry.js', import.meta.url));
 
@@ -32,23 +33,17 @@ function otlpReceiver(): Promise<{ server: Server; posts: Array<{ path: string; 
 }
 
 /** Starts the example and waits for the line that names its MCP URL. */
-function startExample(env: NodeJS.ProcessEnv, args: string[]): Promise<{ child: ChildProcess; url: URL }> {
-  const child = spawn(process.execPath, [EXAMPLE, ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+async function startExample(
+  env: Record<string, string>,
+  args: string[],
+): Promise<{ child: ChildProcess; url: URL }> {
+  const { child, ready } = await startReadyChild([EXAMPLE, ...args], {
+    name: 'the example',
+    env,
+    timeoutMs: 15_000,
+    ready: (output) => /MCP at (\S+),/.exec(output),
   });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    const timer = setTimeout(() => reject(new Error(`the example did not start:\n${output}`)), 15_000);
-    child.once('exit', (code) => reject(new Error(`the example exited with ${code}:\n${output}`)));
-    child.stderr!.on('data', (chunk) => {
-      output += chunk;
-      const found = /MCP at (\S+),/.exec(output);
-      if (!found) return;
-      clearTimeout(timer);
-      resolve({ child, url: new URL(found[1]!) });
-    });
-  });
+  return { child, url: new URL(ready[1]!) };
 }
 
 /** The sample lines of a Prometheus text exposition, as name, labels and value. */
