@@ -5,7 +5,8 @@
  */
 import { closedLoop } from '../load/closed-loop.js';
 import type { TransportName } from '../load/wire.js';
-import { CHEAP_CALL, interleaved, medians, type Scenario, withServers } from './scenario.js';
+import { echoSweep } from './echo-sweep.js';
+import { CHEAP_CALL, type Scenario, withServers } from './scenario.js';
 
 const CONCURRENCY = [1, 16, 64];
 const transports = (quick: boolean): TransportName[] => (quick ? ['stdio'] : ['stdio', 'http', 'ws']);
@@ -22,29 +23,13 @@ export const cheapThroughput: Scenario = {
       const stepsPerServer = CONCURRENCY.length * budget.repeats;
       await withServers(context, context.servers, transport, {}, stepsPerServer, async (servers) => {
         for (const { client } of servers) await closedLoop(client, CHEAP_CALL, 16, budget.warmupMs);
-        for (const concurrency of CONCURRENCY) {
-          const samples = await interleaved(servers, budget.repeats, async ({ client, spec }) => {
-            const result = await closedLoop(client, CHEAP_CALL, concurrency, windowMs);
-            if (result.failed > 0)
-              context.note(spec.id, transport, `cheap-throughput: ${result.firstFailure}`);
-            context.step(`cheap-throughput ${spec.label} ${transport} c=${concurrency}`);
-            const latency = result.latency.summary();
-            return {
-              rate: result.callsPerSecond,
-              p50: latency.p50Ms,
-              p99: latency.p99Ms,
-              client: result.clientCpuPercent,
-            };
-          });
-          for (const [index, { spec }] of servers.entries()) {
-            const m = medians(samples[index]!);
-            const params = { tool: 'echo', concurrency };
-            context.record(spec.id, transport, 'calls_per_s', m.rate, 'calls/s', params);
-            context.record(spec.id, transport, 'call_p50', m.p50, 'ms', params);
-            context.record(spec.id, transport, 'call_p99', m.p99, 'ms', params);
-            context.record(spec.id, transport, 'load_generator_cpu', m.client, '% of a core', params);
-          }
-        }
+        await echoSweep(context, servers, transport, {
+          concurrency: CONCURRENCY,
+          windowMs,
+          failure: 'cheap-throughput',
+          step: (spec, concurrency) => `cheap-throughput ${spec.label} ${transport} c=${concurrency}`,
+          loadGeneratorCpu: true,
+        });
       });
     }
   },

@@ -9,7 +9,8 @@
 import { closedLoop } from '../load/closed-loop.js';
 import { startBenchIssuer } from '../servers/bench-issuer.js';
 import { weftProtectedBy } from '../servers/server-catalog.js';
-import { CHEAP_CALL, interleaved, medians, type Scenario, withServers } from './scenario.js';
+import { echoSweep } from './echo-sweep.js';
+import { CHEAP_CALL, type Scenario, withServers } from './scenario.js';
 
 const TRANSPORT = 'modern-http';
 const CONCURRENCY = [1, 16];
@@ -38,23 +39,12 @@ export const modernHttpAuth: Scenario = {
         stepsPerServer,
         async (servers) => {
           for (const { client } of servers) await closedLoop(client, CHEAP_CALL, 16, budget.warmupMs);
-          for (const concurrency of CONCURRENCY) {
-            const samples = await interleaved(servers, budget.repeats, async ({ client, spec }) => {
-              const result = await closedLoop(client, CHEAP_CALL, concurrency, budget.windowMs / 2);
-              if (result.failed > 0)
-                context.note(spec.id, TRANSPORT, `modern-http-auth echo: ${result.firstFailure}`);
-              context.step(`modern-http-auth ${spec.label} c=${concurrency}`);
-              const latency = result.latency.summary();
-              return { rate: result.callsPerSecond, p50: latency.p50Ms, p99: latency.p99Ms };
-            });
-            for (const [index, { spec }] of servers.entries()) {
-              const m = medians(samples[index]!);
-              const params = { tool: 'echo', concurrency };
-              context.record(spec.id, TRANSPORT, 'calls_per_s', m.rate, 'calls/s', params);
-              context.record(spec.id, TRANSPORT, 'call_p50', m.p50, 'ms', params);
-              context.record(spec.id, TRANSPORT, 'call_p99', m.p99, 'ms', params);
-            }
-          }
+          await echoSweep(context, servers, TRANSPORT, {
+            concurrency: CONCURRENCY,
+            windowMs: budget.windowMs / 2,
+            failure: 'modern-http-auth echo',
+            step: (spec, concurrency) => `modern-http-auth ${spec.label} c=${concurrency}`,
+          });
         },
       );
     } finally {

@@ -10,6 +10,7 @@
 import { closedLoop } from '../load/closed-loop.js';
 import { openLoop } from '../load/open-loop.js';
 import { SDK_V2_SERVER, type ServerSpec } from '../servers/server-catalog.js';
+import { echoSweep } from './echo-sweep.js';
 import { CHEAP_CALL, interleaved, medians, type Scenario, sleep, withServers } from './scenario.js';
 
 const TRANSPORT = 'modern-http';
@@ -39,22 +40,12 @@ export const modernHttp: Scenario = {
         await closedLoop(client, CHEAP_CALL, 16, budget.warmupMs);
         await closedLoop(client, LOAD, 2, budget.warmupMs / 2);
       }
-      for (const concurrency of CONCURRENCY) {
-        const samples = await interleaved(servers, budget.repeats, async ({ client, spec }) => {
-          const result = await closedLoop(client, CHEAP_CALL, concurrency, budget.windowMs / 2);
-          if (result.failed > 0) context.note(spec.id, TRANSPORT, `modern-http echo: ${result.firstFailure}`);
-          context.step(`modern-http ${spec.label} c=${concurrency}`);
-          const latency = result.latency.summary();
-          return { rate: result.callsPerSecond, p50: latency.p50Ms, p99: latency.p99Ms };
-        });
-        for (const [index, { spec }] of servers.entries()) {
-          const m = medians(samples[index]!);
-          const params = { tool: 'echo', concurrency };
-          context.record(spec.id, TRANSPORT, 'calls_per_s', m.rate, 'calls/s', params);
-          context.record(spec.id, TRANSPORT, 'call_p50', m.p50, 'ms', params);
-          context.record(spec.id, TRANSPORT, 'call_p99', m.p99, 'ms', params);
-        }
-      }
+      await echoSweep(context, servers, TRANSPORT, {
+        concurrency: CONCURRENCY,
+        windowMs: budget.windowMs / 2,
+        failure: 'modern-http echo',
+        step: (spec, concurrency) => `modern-http ${spec.label} c=${concurrency}`,
+      });
       const samples = await interleaved(servers, budget.repeats, async ({ client, spec }) => {
         const heavy = closedLoop(client, LOAD, K, SETTLE_MS + budget.windowMs);
         heavy.catch(() => {}); // a broken connection is reported once, below
