@@ -108,9 +108,13 @@ const sampler = setInterval(() => {
   let codeUsed = 0;
   for (const space of getHeapSpaceStatistics())
     if (space.space_name.startsWith('code')) codeUsed += space.space_used_size;
-  const heapUsed = process.memoryUsage().heapUsed - codeUsed;
+  const memory = process.memoryUsage();
+  const heapUsed = memory.heapUsed - codeUsed;
+  // Off the heap, and apart from RSS: Buffers and other memory V8 objects hold outside the heap,
+  // so that RSS growth with a flat heap can be told from buffers that pile up.
+  const { external } = memory;
   process.stderr.write(
-    `${JSON.stringify({ soak: 'sample', at: Date.now(), heapUsed, codeUsed, loop, gc: !!gc })}\n`,
+    `${JSON.stringify({ soak: 'sample', at: Date.now(), heapUsed, codeUsed, external, loop, gc: !!gc })}\n`,
   );
 }, Number(values['sample-ms']));
 sampler.unref();

@@ -11,6 +11,8 @@ export interface Sample {
   phase: 'baseline' | 'load' | 'after';
   rssMiB: number;
   heapMiB: number;
+  /** Memory outside the V8 heap that JS objects hold (Buffers...): printed, not judged. */
+  externalMiB: number;
   threads: number;
   fds: number;
   loopP99Ms: number;

@@ -95,7 +95,9 @@ const started = performance.now();
 const samples: Sample[] = [];
 const serverLog: string[] = [];
 createInterface({ input: child.stderr }).on('line', (line) => {
-  let parsed: { soak?: string; heapUsed?: number; loop?: { p99: number; max: number } } | undefined;
+  let parsed:
+    | { soak?: string; heapUsed?: number; external?: number; loop?: { p99: number; max: number } }
+    | undefined;
   try {
     parsed = line.startsWith('{"soak"') ? JSON.parse(line) : undefined;
   } catch {}
@@ -111,6 +113,7 @@ createInterface({ input: child.stderr }).on('line', (line) => {
     phase,
     rssMiB: rssMiB(pid) ?? Number.NaN,
     heapMiB: parsed.heapUsed! / 2 ** 20,
+    externalMiB: (parsed.external ?? Number.NaN) / 2 ** 20,
     threads: threadCount(pid) ?? Number.NaN,
     fds: fdCount(pid),
     loopP99Ms: parsed.loop!.p99,
@@ -147,7 +150,7 @@ const loop = async (op: () => Promise<void>) => {
 const progress = setInterval(() => {
   const last = samples.at(-1);
   process.stderr.write(
-    `soak: ${((performance.now() - started) / 1000).toFixed(0)} s, ${ledger.sent} requests (${ledger.unanswered} unanswered), rss ${last?.rssMiB.toFixed(0)} MiB, heap ${last?.heapMiB.toFixed(1)} MiB, threads ${last?.threads}, fds ${last?.fds}\n`,
+    `soak: ${((performance.now() - started) / 1000).toFixed(0)} s, ${ledger.sent} requests (${ledger.unanswered} unanswered), rss ${last?.rssMiB.toFixed(0)} MiB, heap ${last?.heapMiB.toFixed(1)} MiB, external ${last?.externalMiB.toFixed(1)} MiB, threads ${last?.threads}, fds ${last?.fds}\n`,
   );
 }, 30_000);
 await Promise.all([
