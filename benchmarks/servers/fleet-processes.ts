@@ -8,8 +8,8 @@
  * so this is the benchmarks' own, waiting for Redis's own "ready" line instead of redis-cli.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../test/support/free-port.js';
 import { serverNodeFlags } from './server-process.js';
 
 const READY_TIMEOUT_MS = 20_000;
@@ -103,15 +103,4 @@ async function stopChild(child: ChildProcess, graceMs: number): Promise<void> {
   await gone;
   clearTimeout(timer);
   running.delete(child);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }

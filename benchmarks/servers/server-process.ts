@@ -5,7 +5,8 @@
  * was asked for (or is broken): that is a TransportUnavailable, which scenarios turn into a note.
  */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
+import { freePort } from '../../test/support/free-port.js';
 import { HttpWire } from '../load/http-wire.js';
 import { LoadClient } from '../load/load-client.js';
 import { ModernHttpWire } from '../load/modern-http-wire.js';
@@ -138,18 +139,6 @@ function firstLine(text: string): string {
       .find((line) => line.trim() !== '')
       ?.trim() ?? 'no message'
   );
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitForPort(port: number, child: ChildProcessWithoutNullStreams): Promise<void> {

@@ -10,11 +10,11 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { freePort } from '../../test/support/free-port.js';
 import { LoadClient } from '../load/load-client.js';
 import { cpuPercentOver, rssMiB, threadCount } from '../load/process-probe.js';
 import { StdioWire } from '../load/stdio-wire.js';
@@ -43,17 +43,6 @@ const sampleMs = Number(values['sample-seconds']) * 1000;
 const concurrency = Math.max(2, Number(values.concurrency));
 const SERVER = fileURLToPath(new URL('../servers/soak-server.js', import.meta.url));
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 const fdCount = (pid: number) => {
   try {
