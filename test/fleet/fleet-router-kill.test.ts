@@ -27,33 +27,41 @@ describe('fleet: a router SIGKILLed mid-task', { skip: redisMissing() }, () => {
     await cluster?.stop();
   });
 
+  /** Samples the workers' CPU over `windowMs` until one has spent `ticks` (2 s at most): the task runs. */
+  const workersBusy = (windowMs: number, ticks: number) =>
+    until(
+      () =>
+        cpuOver(
+          cluster.workers.map((worker) => worker.pid),
+          windowMs,
+        ),
+      (sample) => Math.max(...sample) >= ticks,
+      2_000,
+      0,
+    );
+
+  /** Reads the task through `url` every 200 ms until it is no longer working (COMPLETED_WITHIN_MS at most). */
+  const settledThrough = (url: URL, taskId: string) =>
+    until(
+      () => modernRpc(url, 'tasks/get', { taskId }),
+      (reply) => reply.result?.status !== 'working',
+      COMPLETED_WITHIN_MS,
+      200,
+    );
+
   it('completes the task and serves its result through the other router', async (t) => {
     const [a, b] = cluster.routers as [(typeof cluster.routers)[0], (typeof cluster.routers)[0]];
     const created = await modernRpc(a.url, 'tools/call', { name: 'spin', arguments: { ms: WORK_MS } });
     assert.equal(created.result?.resultType, 'task', JSON.stringify(created));
     const { taskId } = created.result;
-    const ticks = await until(
-      () =>
-        cpuOver(
-          cluster.workers.map((worker) => worker.pid),
-          200,
-        ),
-      (sample) => Math.max(...sample) >= 8,
-      2_000,
-      0,
-    );
+    const ticks = await workersBusy(200, 8);
     const runner = cluster.workers[ticks.indexOf(Math.max(...ticks))]!;
     await a.kill('SIGKILL');
     const killedAt = Date.now();
 
     let last: Wire;
     try {
-      last = await until(
-        () => modernRpc(b.url, 'tasks/get', { taskId }),
-        (reply) => reply.result?.status !== 'working',
-        COMPLETED_WITHIN_MS,
-        200,
-      );
+      last = await settledThrough(b.url, taskId);
     } catch (error) {
       t.diagnostic(cluster.logs());
       throw error;
@@ -82,24 +90,10 @@ describe('fleet: a router SIGKILLed mid-task', { skip: redisMissing() }, () => {
     const created = await modernRpc(c.url, 'tools/call', { name: 'spin', arguments: { ms: 1_000 } });
     assert.equal(created.result?.resultType, 'task', JSON.stringify(created));
     const { taskId } = created.result;
-    await until(
-      () =>
-        cpuOver(
-          cluster.workers.map((worker) => worker.pid),
-          150,
-        ),
-      (sample) => Math.max(...sample) >= 6,
-      2_000,
-      0,
-    );
+    await workersBusy(150, 6);
     await c.kill('SIGKILL');
     const killedAt = Date.now();
-    const last = await until(
-      () => modernRpc(b.url, 'tasks/get', { taskId }),
-      (reply) => reply.result?.status !== 'working',
-      COMPLETED_WITHIN_MS,
-      200,
-    );
+    const last = await settledThrough(b.url, taskId);
     t.diagnostic(
       `read as ${last.result?.status} ${Date.now() - killedAt} ms after the SIGKILL: ${JSON.stringify(last.result)}`,
     );
@@ -113,12 +107,7 @@ describe('fleet: a router SIGKILLed mid-task', { skip: redisMissing() }, () => {
     const created = await modernRpc(replacement.url, 'tools/call', { name: 'spin', arguments: { ms: 300 } });
     assert.equal(created.result?.resultType, 'task', JSON.stringify(created));
     await replacement.kill('SIGKILL');
-    const last = await until(
-      () => modernRpc(b.url, 'tasks/get', { taskId: created.result.taskId }),
-      (reply) => reply.result?.status !== 'working',
-      COMPLETED_WITHIN_MS,
-      200,
-    );
+    const last = await settledThrough(b.url, created.result.taskId);
     assert.equal(last.result?.status, 'completed', JSON.stringify(last));
   });
 
@@ -130,24 +119,10 @@ describe('fleet: a router SIGKILLed mid-task', { skip: redisMissing() }, () => {
       arguments: { ms: 2_000 },
     });
     assert.equal(created.result?.resultType, 'task', JSON.stringify(created));
-    await until(
-      () =>
-        cpuOver(
-          cluster.workers.map((worker) => worker.pid),
-          150,
-        ),
-      (sample) => Math.max(...sample) >= 6,
-      2_000,
-      0,
-    );
+    await workersBusy(150, 6);
     await replacement.kill('SIGTERM');
     const stoppedAt = Date.now();
-    const last = await until(
-      () => modernRpc(b.url, 'tasks/get', { taskId: created.result.taskId }),
-      (reply) => reply.result?.status !== 'working',
-      COMPLETED_WITHIN_MS,
-      200,
-    );
+    const last = await settledThrough(b.url, created.result.taskId);
     t.diagnostic(`read as ${last.result?.status} ${Date.now() - stoppedAt} ms after the SIGTERM`);
     assert.equal(last.result?.status, 'completed', JSON.stringify(last));
     assert.match(last.result.result?.content?.[0]?.text ?? '', /^spun 2000 ms on \d+ /);
