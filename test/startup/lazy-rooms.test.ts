@@ -29,8 +29,11 @@ const LAZY_ROOMS: readonly [string, RegExp][] = [
   ['the WebSocket transport', /\/lib\/transports\/websocket\.js/],
 ];
 
-/** Starts the server, initializes, calls a blocking tool, and returns every module it loaded. */
-function modulesOfAPlainStart(): Promise<string[]> {
+/**
+ * Starts the server, initializes, calls a blocking tool (unless `initializeOnly`: then it waits
+ * half a second after the answer instead), and returns every module it loaded.
+ */
+function modulesOfAPlainStart(initializeOnly = false): Promise<string[]> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', COUNTER, SERVER], { stdio: ['pipe', 'pipe', 'pipe'] });
     const timer = setTimeout(() => {
@@ -44,6 +47,19 @@ function modulesOfAPlainStart(): Promise<string[]> {
     });
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk;
+      const modules = () =>
+        stderr
+          .split('\n')
+          .filter((line) => line.startsWith('#module '))
+          .map((line) => line.slice('#module '.length));
+      if (initializeOnly && stdout.includes('"id":1')) {
+        clearTimeout(timer);
+        setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve(modules());
+        }, 500);
+        return;
+      }
       if (stdout.includes('"id":1') && !stdout.includes('"id":2')) {
         if (!child.stdin.writableEnded && !stdout.includes('sent-2')) {
           stdout += 'sent-2';
@@ -62,12 +78,7 @@ function modulesOfAPlainStart(): Promise<string[]> {
         // The answer is on stdout; give stderr one turn to deliver the module lines before it.
         setTimeout(() => {
           child.kill('SIGKILL');
-          resolve(
-            stderr
-              .split('\n')
-              .filter((line) => line.startsWith('#module '))
-              .map((line) => line.slice('#module '.length)),
-          );
+          resolve(modules());
         }, 100);
       }
     });
@@ -94,5 +105,15 @@ describe('a plain stdio server', () => {
       return first ? [`${room} (${first})`] : [];
     });
     assert.deepEqual(loaded, [], `loaded at start-up though unused: ${loaded.join(', ')}`);
+  });
+
+  it('answers initialize without loading Ajv: plainly valid schemas compile at their first use', async () => {
+    const modules = await modulesOfAPlainStart(true);
+    assert.ok(
+      modules.some((url) => url.includes('/lib/server.js')),
+      `the counter saw the server load (saw ${modules.length} modules)`,
+    );
+    const ajv = modules.filter((url) => /\/node_modules\/ajv(-formats)?\//.test(url));
+    assert.deepEqual(ajv, [], `Ajv loaded before any call: ${ajv.slice(0, 3).join(', ')}`);
   });
 });
