@@ -11,6 +11,9 @@ import { killChildProcessTrees } from '../engine/process-tree.js';
 import { FleetWorker } from './fleet-worker.js';
 import { loadWorkerTools } from './worker-tools.js';
 
+/** Past the shutdown grace, how long closing may take before the process exits without it. */
+const HARD_STOP_MARGIN_MS = 10_000;
+
 export const WORKER_USAGE =
   'weft worker <module.js> --redis URL [--threads N] [--queue NAME] [--grace-ms N] [--lock-ms N] [--shutdown-grace-ms N]';
 
@@ -65,6 +68,12 @@ export async function runWorkerCommand(argv: string[]): Promise<number> {
     }
     stopping = true;
     process.stderr.write(`weft worker: ${signal}, finishing ${worker.runningCount} running call(s)\n`);
+    // A last bound, should closing hang on something not yet known: the process ends regardless.
+    setTimeout(() => {
+      process.stderr.write('weft worker: closing did not finish in time, exiting now\n');
+      killChildProcessTrees();
+      process.exit(1);
+    }, shutdownGraceMs + HARD_STOP_MARGIN_MS).unref();
     worker.close(shutdownGraceMs).finally(() => {
       killChildProcessTrees();
       process.exit(0);

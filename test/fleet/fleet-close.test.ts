@@ -1,8 +1,9 @@
 /**
  * Closing a router whose fleet Redis has gone away ends the process: close() resolves, and no
  * connection is left reconnecting for good (BullMQ's close waits for an answer that never comes,
- * and the connections went on retrying, so a server closed during an outage never exited).
- * The router is a real process; Redis is a real redis-server, killed for real.
+ * and the connections went on retrying, so a server closed during an outage never exited). The
+ * same for a `weft worker` told to stop with SIGTERM: it never exited either.
+ * Routers and workers are real processes; Redis is a real redis-server, killed for real.
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -11,10 +12,12 @@ import { fileURLToPath } from 'node:url';
 import { redisMissing, startRedis } from '../support/redis-server.js';
 
 const ROUTER = fileURLToPath(new URL('closing-router.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../lib/cli.js', import.meta.url));
+const TOOLS = fileURLToPath(new URL('fleet-tools.js', import.meta.url));
 /** BullMQ's event reader keeps one timer (its block time plus a second) after its connection is cut. */
 const EXITS_WITHIN_MS = 20_000;
 
-describe('closing a fleet router', { skip: redisMissing() }, () => {
+describe('closing a fleet router or worker', { skip: redisMissing() }, () => {
   for (const redisState of ['up', 'down'] as const) {
     it(`ends the process after close() with the fleet's Redis ${redisState}`, async () => {
       const redis = await startRedis();
@@ -55,6 +58,54 @@ describe('closing a fleet router', { skip: redisMissing() }, () => {
         }
       } finally {
         router.kill('SIGKILL');
+        await redis.stop();
+      }
+    });
+  }
+
+  for (const redisState of ['up', 'down'] as const) {
+    it(`ends a weft worker stopped by SIGTERM with the fleet's Redis ${redisState}`, async () => {
+      const redis = await startRedis();
+      const worker = spawn(
+        process.execPath,
+        [
+          CLI,
+          'worker',
+          TOOLS,
+          '--redis',
+          redis.url,
+          '--queue',
+          'weft-close-test',
+          '--shutdown-grace-ms',
+          '1000',
+        ],
+        { stdio: ['ignore', 'ignore', 'pipe'] },
+      );
+      let output = '';
+      worker.stderr.on('data', (chunk) => {
+        output += chunk;
+      });
+      const exited = new Promise<number>((resolve) => worker.once('exit', () => resolve(Date.now())));
+      try {
+        const deadline = Date.now() + 15_000;
+        while (!output.includes('serving queue')) {
+          assert.ok(
+            Date.now() < deadline && worker.exitCode === null,
+            `the worker did not start:\n${output}`,
+          );
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        if (redisState === 'down') await redis.stop();
+        worker.kill('SIGTERM');
+        const outcome = await Promise.race([
+          exited,
+          new Promise<'alive'>((resolve) => setTimeout(() => resolve('alive'), EXITS_WITHIN_MS).unref()),
+        ]);
+        assert.notEqual(outcome, 'alive', `still running ${EXITS_WITHIN_MS} ms after SIGTERM:\n${output}`);
+        assert.equal(worker.exitCode, 0, output);
+      } finally {
+        worker.kill('SIGKILL');
         await redis.stop();
       }
     });
