@@ -12,8 +12,8 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { getHeapSpaceStatistics } from 'node:v8';
+import { abortableSleep } from '../../lib/abortable-sleep.js';
 import { McpServer } from '../../lib/index.js';
-import { abortableSleep } from '../../test/support/abortable-sleep.js';
 import { burn, endThread, failBlocking, taskSleep } from './soak-tools.js';
 
 const { values } = parseArgs({

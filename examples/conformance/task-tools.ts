@@ -13,24 +13,11 @@
  * - `test_tool_with_task` (task required) gathers the user's name in multi-round requests first
  *   (`beforeTask`), and only then becomes a task whose result names them.
  */
+import { abortableSleep } from '../../lib/abortable-sleep.js';
 import type { McpServer, ToolContext } from '../../lib/index.js';
 import { defineTool, inputRequired } from '../../lib/tool.js';
 
 const NO_ARGUMENTS = { type: 'object', properties: {}, additionalProperties: false } as const;
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      },
-      { once: true },
-    );
-  });
-}
 
 function elicitOf(ctx: ToolContext) {
   if (!ctx.elicit) throw new Error('This call has no client to ask');
@@ -50,7 +37,7 @@ export const slowCompute = defineTool({
     required: ['seconds'],
   },
   handler: async ({ seconds, label }, ctx) => {
-    await sleep(seconds * 1000, ctx.signal);
+    await abortableSleep(seconds * 1000, ctx.signal);
     return `Computed ${label ?? 'result'} after ${seconds}s`;
   },
 });
@@ -64,7 +51,7 @@ export const failingJob = defineTool({
   task: 'required',
   inputSchema: NO_ARGUMENTS,
   handler: async (_args, ctx) => {
-    await sleep(1_000, ctx.signal);
+    await abortableSleep(1_000, ctx.signal);
     throw new Error('The job failed: the input could not be processed');
   },
 });

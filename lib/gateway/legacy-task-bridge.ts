@@ -11,6 +11,7 @@
  *   and answers the Task.
  * Upstream errors pass through with their code, message and data.
  */
+import { abortableSleep } from '../abortable-sleep.js';
 import { McpError } from '../client/client-errors.js';
 import { answerInputRequests, type InputHandlers } from '../client/input-answers.js';
 import type { McpClient } from '../client/mcp-client.js';
@@ -101,17 +102,7 @@ export class LegacyTaskBridge {
         }
       }
       const wait = typeof task.pollIntervalMs === 'number' ? Math.min(task.pollIntervalMs, 5_000) : 500;
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, wait);
-        signal.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer);
-            reject(signal.reason);
-          },
-          { once: true },
-        );
-      });
+      await abortableSleep(wait, signal);
     }
   }
 }

@@ -11,6 +11,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { abortableSleep } from '../../lib/abortable-sleep.js';
 import { connect } from '../../lib/client/index.js';
 import {
   McpServer,
@@ -19,7 +20,6 @@ import {
   type TaskChange,
   type TaskRecord,
 } from '../../lib/index.js';
-import { abortableSleep } from '../support/abortable-sleep.js';
 import { type RedisUnderTest, redisMissing, startRedis } from '../support/redis-server.js';
 
 async function probe(port: number, path: string, method = 'GET'): Promise<{ status: number; body: string }> {

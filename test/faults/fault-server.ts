@@ -6,8 +6,8 @@
  *                                         [--threads N] [--max-queue N] [--max-calls-in-flight N]
  */
 import { parseArgs } from 'node:util';
+import { abortableSleep } from '../../lib/abortable-sleep.js';
 import { McpServer } from '../../lib/index.js';
-import { abortableSleep } from '../support/abortable-sleep.js';
 import { FAULT_TOOLS } from './fault-tools.js';
 import { execSleepColdStart, PROCESS_FAULT_TOOLS } from './process-fault-tools.js';
 
