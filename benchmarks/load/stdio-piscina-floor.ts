@@ -12,18 +12,10 @@
  * server's CPU per call is any stdio server's and how much is its own. Not an MCP server: it does
  * nothing else right.
  */
-import { availableParallelism } from 'node:os';
-import { Piscina } from 'piscina';
 import { readPeerOptions } from '../peers/peer-options.js';
-import type { OffloadedTask } from '../peers/piscina-tasks.js';
+import { NOOP_TASK, peerPool } from '../peers/peer-pool.js';
 
-const threads = readPeerOptions().threads ?? availableParallelism();
-const pool = new Piscina({
-  filename: new URL('../peers/piscina-tasks.js', import.meta.url).href,
-  minThreads: threads,
-  maxThreads: threads,
-});
-const NOOP: OffloadedTask = { tool: 'noop' };
+const pool = peerPool(readPeerOptions().threads);
 
 let outbox: string[] = [];
 const flush = () => {
@@ -45,7 +37,7 @@ function receive(request: Request): void {
   if (id === undefined) return; // notifications/initialized
   if (method === 'tools/call') {
     pool
-      .run(NOOP)
+      .run(NOOP_TASK)
       .then((text: string) => send({ jsonrpc: '2.0', id, result: { content: [{ type: 'text', text }] } }));
   } else if (method === 'initialize') {
     send({

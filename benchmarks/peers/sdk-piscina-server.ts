@@ -4,22 +4,16 @@
  * Piscina, so a client's cancel terminates the worker. What it lacks is a server-side deadline:
  * a runaway call with no cancel runs to its end.
  */
-import { availableParallelism } from 'node:os';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { Piscina } from 'piscina';
 import { z } from 'zod';
 import { readPeerOptions, refuseTransport } from './peer-options.js';
+import { peerPool } from './peer-pool.js';
 import type { OffloadedTask } from './piscina-tasks.js';
 import { serveSdkOverHttp } from './sdk-http.js';
 
 const options = readPeerOptions();
-const threads = options.threads ?? availableParallelism();
-const pool = new Piscina({
-  filename: new URL('./piscina-tasks.js', import.meta.url).href,
-  minThreads: threads,
-  maxThreads: threads,
-});
+const pool = peerPool(options.threads);
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
 const offload = async (task: OffloadedTask, signal: AbortSignal) =>

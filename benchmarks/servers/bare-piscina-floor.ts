@@ -10,20 +10,12 @@
  * tasks being counted. It runs in its own process so the tasks do not share the benchmark runner's
  * event loop, as the servers' calls do not.
  */
-import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { Piscina } from 'piscina';
 import { readPeerOptions } from '../peers/peer-options.js';
-import type { OffloadedTask } from '../peers/piscina-tasks.js';
+import { NOOP_TASK, peerPool } from '../peers/peer-pool.js';
 
-const threads = readPeerOptions().threads ?? availableParallelism();
-const pool = new Piscina({
-  filename: new URL('../peers/piscina-tasks.js', import.meta.url).href,
-  minThreads: threads,
-  maxThreads: threads,
-});
-const NOOP: OffloadedTask = { tool: 'noop' };
+const pool = peerPool(readPeerOptions().threads);
 
 /** Keeps `concurrency` noop tasks in flight for `ms` and counts those that finished. */
 async function closedLoop(concurrency: number, ms: number): Promise<{ tasks: number; seconds: number }> {
@@ -33,7 +25,7 @@ async function closedLoop(concurrency: number, ms: number): Promise<{ tasks: num
   let last = start;
   const runner = async () => {
     while (performance.now() < stopAt) {
-      await pool.run(NOOP);
+      await pool.run(NOOP_TASK);
       tasks++;
       last = performance.now();
     }
