@@ -65,6 +65,25 @@ export async function closedLoop(
   };
 }
 
+/** What a scenario keeps of one window: its rate, latency percentiles and the generator's CPU. */
+export interface WindowSummary {
+  rate: number;
+  p50: number;
+  p99: number;
+  /** The load generator's own CPU, % of one core. */
+  client: number;
+}
+
+export function windowSummary(result: ClosedLoopResult): WindowSummary {
+  const latency = result.latency.summary();
+  return {
+    rate: result.callsPerSecond,
+    p50: latency.p50Ms,
+    p99: latency.p99Ms,
+    client: result.clientCpuPercent,
+  };
+}
+
 export function errorText(result: Record<string, unknown>): string {
   const content = result.content as { text?: string }[] | undefined;
   return content?.[0]?.text ?? 'isError result';

@@ -15,7 +15,7 @@
  * from /proc per thread: its main thread's µs per call and its other threads' (the pool) apart.
  */
 import { type BarePiscina, startBarePiscina } from '../load/bare-piscina-driver.js';
-import { closedLoop } from '../load/closed-loop.js';
+import { closedLoop, windowSummary } from '../load/closed-loop.js';
 import { cpuBetween, readThreadCpu } from '../load/thread-cpu.js';
 import type { ServerId } from '../servers/server-catalog.js';
 import type { RunningServer } from '../servers/server-process.js';
@@ -81,14 +81,7 @@ async function measureAll(
           const after = readThreadCpu(server.pid);
           if (result.failed > 0)
             context.note(server.spec.id, 'stdio', `blocking-throughput: ${result.firstFailure}`);
-          const latency = result.latency.summary();
-          return {
-            rate: result.callsPerSecond,
-            p50: latency.p50Ms,
-            p99: latency.p99Ms,
-            client: result.clientCpuPercent,
-            ...perCall(before, after, result.completed),
-          };
+          return { ...windowSummary(result), ...perCall(before, after, result.completed) };
         },
       }),
     ),

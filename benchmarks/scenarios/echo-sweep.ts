@@ -5,7 +5,7 @@
  * generator's own CPU when asked. One implementation, so the three measure, note and name the
  * numbers alike and their tables compare.
  */
-import { closedLoop } from '../load/closed-loop.js';
+import { closedLoop, windowSummary } from '../load/closed-loop.js';
 import type { TransportName } from '../load/wire.js';
 import type { ServerSpec } from '../servers/server-catalog.js';
 import type { RunningServer } from '../servers/server-process.js';
@@ -34,13 +34,7 @@ export async function echoSweep(
       const result = await closedLoop(client, CHEAP_CALL, concurrency, sweep.windowMs);
       if (result.failed > 0) context.note(spec.id, transport, `${sweep.failure}: ${result.firstFailure}`);
       context.step(sweep.step(spec, concurrency));
-      const latency = result.latency.summary();
-      return {
-        rate: result.callsPerSecond,
-        p50: latency.p50Ms,
-        p99: latency.p99Ms,
-        client: result.clientCpuPercent,
-      };
+      return windowSummary(result);
     });
     for (const [index, { spec }] of servers.entries()) {
       const m = medians(samples[index]!);
