@@ -1,7 +1,7 @@
 /**
  * A fleet router for the close test: the fleet and the task store both on the Redis at REDIS_URL,
- * HTTP on a free port, no signal handling. It closes the server when its stdin ends and then does
- * nothing else, so the process ends only if close() left nothing running (no process.exit).
+ * HTTP on a free port. On SIGTERM it closes the server and then does nothing else (no
+ * process.exit), so the process ends only if close() left nothing running.
  * Prints `listening` on stderr once it listens and `closed` once close() resolved.
  */
 import { McpServer, RedisTaskStore } from '../../lib/index.js';
@@ -20,7 +20,6 @@ const server = new McpServer({
 for (const tool of Object.values(tools)) server.tool(tool);
 await server.listen({ http: { port: 0, host: '127.0.0.1' }, handleSignals: false });
 process.stderr.write('listening\n');
-process.stdin.resume();
-process.stdin.once('end', () => {
+process.once('SIGTERM', () => {
   void server.close().then(() => process.stderr.write('closed\n'));
 });

@@ -18,11 +18,14 @@ export interface ReadyChildOptions<T> {
   timeoutMs?: number;
 }
 
-/** Spawns `node <args>` and resolves the child and what `ready` returned, once it returned one. */
+/**
+ * Spawns `node <args>` and resolves the child and what `ready` returned, once it returned one, with
+ * everything it has printed so far and goes on printing (`output()`).
+ */
 export function startReadyChild<T>(
   args: string[],
   { name, ready, env = {}, stdout = false, timeoutMs = 10_000 }: ReadyChildOptions<T>,
-): Promise<{ child: ChildProcess; ready: T }> {
+): Promise<{ child: ChildProcess; ready: T; output: () => string }> {
   const child = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', stdout ? 'pipe' : 'ignore', 'pipe'],
@@ -42,7 +45,7 @@ export function startReadyChild<T>(
       const found = ready(output);
       if (found === null || found === undefined) return;
       clearTimeout(timer);
-      resolve({ child, ready: found });
+      resolve({ child, ready: found, output: () => output });
     };
     child.stderr!.on('data', onData);
     child.stdout?.on('data', onData);
