@@ -12,11 +12,11 @@
  * writes where its thread is (loading the tool's module, running) into its flag, so that the main
  * thread never terminates a thread in the middle of a load (lib/engine/thread-life.ts).
  */
-import { workerData } from 'node:worker_threads';
+import { threadId, workerData } from 'node:worker_threads';
 import { FLAG_SLOTS } from '../lib/engine/abandon-reason.js';
 import type { TraceCarrier } from '../lib/engine/call-observer.js';
 import { flagView } from '../lib/engine/cancel-flags.js';
-import { beginCallLoad, CallLife, setCallLife } from '../lib/engine/thread-life.js';
+import { beginCallLoad, CallLife, endCall, setCallLife } from '../lib/engine/thread-life.js';
 import type { PoolTask, PoolTaskResult, PoolWorkerData } from '../lib/engine/worker-protocol.js';
 import { type AnswerBook, QuestionsAsked, untilQuestions } from '../lib/tools/client-questions.js';
 import { findHandler, type Handler, type HandlerAddress } from '../lib/tools/handler-export.js';
@@ -51,7 +51,7 @@ export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
   const flag = flagView(data.cancelFlags, task.flagSlot);
   try {
     // Abandoned before its thread picked it up (or the pool is closing): nothing is loaded or run.
-    if (!beginCallLoad(flag, data.threadLife)) return NOT_STARTED;
+    if (!beginCallLoad(flag, data.threadLife, threadId)) return NOT_STARTED;
     const key = handlerKey(task);
     // The module is loaded here, while the flag says so; a module that fails to load fails the
     // call below, in runHandler, with the usual tool error.
@@ -65,7 +65,7 @@ export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
       ctx.finish();
     }
   } finally {
-    setCallLife(flag, CallLife.Finished);
+    endCall(flag);
   }
 }
 

@@ -5,9 +5,10 @@
  * reads it with `Atomics.load`, so `ctx.checkpoint()` costs a memory read, not a message round trip.
  * A second slot says whether the handler ever looked: a handler that never called `checkpoint()`,
  * read `signal` or asked the client cannot stop by itself, so its thread is terminated without
- * waiting out the grace.
+ * waiting out the grace. A third holds where the call's thread is in its life (thread-life.ts), a
+ * fourth the id of that thread, so that the main thread terminates that very thread.
  */
-export const FLAG_SLOTS = { reason: 0, watching: 1, life: 2 } as const;
+export const FLAG_SLOTS = { reason: 0, watching: 1, life: 2, thread: 3 } as const;
 export const AbandonCode = {
   Running: 0,
   Timeout: 1,

@@ -42,6 +42,7 @@ export class CancelFlags {
     Atomics.store(flag, FLAG_SLOTS.reason, 0);
     Atomics.store(flag, FLAG_SLOTS.watching, 0);
     Atomics.store(flag, FLAG_SLOTS.life, 0);
+    Atomics.store(flag, FLAG_SLOTS.thread, 0);
     return slot;
   }
 

@@ -24,7 +24,7 @@ import type { EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
 import { decideWorkerDied, resultOutcome, runPooledCall } from './pooled-call.js';
 import { TaskAbortHandle } from './task-abort-handle.js';
-import { PoolLife, terminateWhenSafe } from './thread-life.js';
+import { claimForTermination, PoolLife, terminateWhenSafe } from './thread-life.js';
 import { envKey, workerEnv } from './worker-env.js';
 import type { PoolTask, PoolTaskResult, PoolWorkerData } from './worker-protocol.js';
 
@@ -271,8 +271,26 @@ export class PoolExecutor {
     );
   }
 
+  /**
+   * A thread whose handler still runs is terminated here, not through Piscina's abort: Piscina then
+   * replaces it when it has exited (in its exit handler), not at once. A replacement started beside
+   * a dying thread overlaps it, and an overlap can make glibc open another malloc arena, which the
+   * process keeps (up to 8 per core) with what the churning threads freed in it; started after the
+   * exit, the replacement takes the arena the dead thread left free (benchmarks/PERFORMANCE.md, "Soak
+   * and memory per unit"), and a pool never has more threads than `maxThreads`. The claim
+   * (thread-life.ts) keeps the handler's end from handing Piscina a result, which would let Piscina
+   * give the dying thread another call. A call whose handler is not running (its thread still
+   * loading its entry, or done and its result on the way) goes through Piscina as before.
+   */
   #terminateNow(task: RunningTask): void {
     task.terminated = true;
+    const id = claimForTermination(task.flag);
+    const thread = id === undefined ? undefined : task.pool.threads.find((worker) => worker.threadId === id);
+    if (thread) {
+      thread.once('exit', () => task.release());
+      void thread.terminate();
+      return;
+    }
     const before = new Set<Worker>(task.pool.threads);
     task.abort.abort(); // Piscina rejects the task and terminates its thread synchronously
     const after = new Set<Worker>(task.pool.threads);

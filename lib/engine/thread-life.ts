@@ -12,7 +12,9 @@
  *
  * A thread's life: spawning, loading its entry, idle, then per call loading the tool's module,
  * running, in grace, exiting. What the main thread can see, without a message round trip:
- * - per call, in the call's cancel flag (FLAG_SLOTS.life): not started, loading, running, finished;
+ * - per call, in the call's cancel flag (FLAG_SLOTS.life): not started, loading, running, finished,
+ *   or terminating (claimed by the main thread, which terminates the thread itself; see
+ *   claimForTermination), and in FLAG_SLOTS.thread which thread picked it up;
  * - per pool, in a small shared buffer: how many threads are loading their entry, and whether the
  *   pool is closing.
  * Each load begins with a store of "loading" and then a look at the abandon reason (or the closing
@@ -32,6 +34,11 @@ export const CallLife = {
   Running: 2,
   /** Over: a result is on its way. */
   Finished: 3,
+  /**
+   * The main thread is terminating the thread while its handler runs (it swapped Running for this):
+   * should the handler end first, the thread hands Piscina no result and waits to be terminated.
+   */
+  Terminating: 4,
 } as const;
 
 /** Int32 fields of a pool's life buffer. */
@@ -83,6 +90,17 @@ export function terminateWhenSafe(flag: Int32Array, over: () => boolean, termina
   setTimeout(check, 2);
 }
 
+/**
+ * The main thread's claim to terminate the call's thread itself: true, with the id of that thread,
+ * if its handler still runs. From then on the thread never hands Piscina a result for the call, so
+ * Piscina never takes the thread for free again before it exits. One compare-and-swap decides the
+ * race with the handler's end (`endCall`): the thread either sees the claim or finished first.
+ */
+export function claimForTermination(flag: Int32Array): number | undefined {
+  const life = Atomics.compareExchange(flag, FLAG_SLOTS.life, CallLife.Running, CallLife.Terminating);
+  return life === CallLife.Running ? Atomics.load(flag, FLAG_SLOTS.thread) : undefined;
+}
+
 /** Not started counts as loading: the call may sit on a thread that is still loading its entry. */
 function isLoading(flag: Int32Array): boolean {
   const life = Atomics.load(flag, FLAG_SLOTS.life);
@@ -111,7 +129,9 @@ export function entryLoaded(buffer: SharedArrayBuffer): void {
  * A call's thread is about to load (or look up) its tool's module: true if it may, false if the
  * call was abandoned or the pool is closing, in which case the call ends without running.
  */
-export function beginCallLoad(flag: Int32Array, pool: SharedArrayBuffer): boolean {
+export function beginCallLoad(flag: Int32Array, pool: SharedArrayBuffer, threadId: number): boolean {
+  // Stored before the life: a main thread that sees the call loading or running knows its thread.
+  Atomics.store(flag, FLAG_SLOTS.thread, threadId);
   Atomics.store(flag, FLAG_SLOTS.life, CallLife.Loading);
   return (
     Atomics.load(flag, FLAG_SLOTS.reason) === 0 && Atomics.load(new Int32Array(pool), POOL.closing) === 0
@@ -121,4 +141,17 @@ export function beginCallLoad(flag: Int32Array, pool: SharedArrayBuffer): boolea
 /** The call's handler is about to run: from now on its thread may be terminated at any moment. */
 export function setCallLife(flag: Int32Array, life: number): void {
   Atomics.store(flag, FLAG_SLOTS.life, life);
+}
+
+/**
+ * The call is over on its thread. If the main thread has claimed the thread for termination
+ * (`claimForTermination`), this never returns: the thread waits, blocked, for the termination that
+ * is on its way (termination interrupts `Atomics.wait`), so that no result reaches Piscina.
+ */
+export function endCall(flag: Int32Array): void {
+  const life = Atomics.compareExchange(flag, FLAG_SLOTS.life, CallLife.Running, CallLife.Finished);
+  if (life === CallLife.Terminating) {
+    for (;;) Atomics.wait(flag, FLAG_SLOTS.life, CallLife.Terminating);
+  }
+  if (life !== CallLife.Running) Atomics.store(flag, FLAG_SLOTS.life, CallLife.Finished);
 }

@@ -26,10 +26,11 @@ describe('CancelFlags', () => {
     Atomics.store(flags.flag(first), FLAG_SLOTS.reason, AbandonCode.Cancelled);
     Atomics.store(flags.flag(first), FLAG_SLOTS.watching, 1);
     Atomics.store(flags.flag(first), FLAG_SLOTS.life, CallLife.Finished);
+    Atomics.store(flags.flag(first), FLAG_SLOTS.thread, 7);
     flags.giveBack(first);
     const again = flags.lease();
     assert.equal(again, first);
-    assert.deepEqual([...flags.flag(again)], [AbandonCode.Running, 0, CallLife.NotStarted]);
+    assert.deepEqual([...flags.flag(again)], [AbandonCode.Running, 0, CallLife.NotStarted, 0]);
   });
 
   it('refuses to lease past its capacity, saying so, rather than share a flag', () => {

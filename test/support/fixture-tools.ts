@@ -165,3 +165,17 @@ export const whichThread = defineTool({
     return String(threadId);
   },
 });
+
+export const blockedInNative = defineTool({
+  name: 'blocked_in_native',
+  description:
+    'Opens a FIFO for reading: the open blocks in the kernel until a writer comes, and a termination cannot interrupt it.',
+  inputSchema: { type: 'object', properties: { fifo: { type: 'string' } }, required: ['fifo'] },
+  blocking: true,
+  module: import.meta.url,
+  timeoutMs: 200,
+  handler: async ({ fifo }) => {
+    const { readFileSync } = await import('node:fs');
+    return readFileSync(fifo, 'utf8');
+  },
+});
