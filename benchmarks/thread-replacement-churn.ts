@@ -11,12 +11,10 @@
  * every 10 s. Linux with glibc only.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Piscina } from 'piscina';
-
-const ARENA = 64 * 1024 * 1024;
+import { mallocArenas, rssMiB } from './load/process-probe.js';
 
 interface Sample {
   s: number;
@@ -24,26 +22,6 @@ interface Sample {
   arenas: number;
   arenaMiB: number;
 }
-
-/** glibc's thread arenas: an aligned 64 MiB heap, read-write part first; their resident size. */
-function arenas(): { count: number; residentMiB: number } {
-  let count = 0;
-  let residentKiB = 0;
-  let inArena = false;
-  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
-    const range = /^([0-9a-f]+)-([0-9a-f]+) (\S+) \S+ \S+ \S+\s*(\S*)/.exec(line);
-    if (range) {
-      const start = BigInt(`0x${range[1]}`);
-      inArena = range[4] === '' && range[3]!.startsWith('rw') && start % BigInt(ARENA) === 0n;
-      if (inArena) count++;
-    } else if (inArena && line.startsWith('Rss:')) {
-      residentKiB += Number(line.split(/\s+/)[1]);
-    }
-  }
-  return { count, residentMiB: residentKiB / 1024 };
-}
-
-const rssMiB = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
 
 async function churn(mode: 'abort' | 'exit', seconds: number): Promise<void> {
   const pool = new Piscina({
@@ -79,12 +57,12 @@ async function churn(mode: 'abort' | 'exit', seconds: number): Promise<void> {
   const started = Date.now();
   const samples: Sample[] = [];
   const sample = () => {
-    const arena = arenas();
+    const arena = mallocArenas('self');
     samples.push({
       s: Math.round((Date.now() - started) / 1000),
-      rssMiB: rssMiB(),
-      arenas: arena.count,
-      arenaMiB: arena.residentMiB,
+      rssMiB: rssMiB(process.pid) ?? Number.NaN,
+      arenas: arena?.heaps ?? Number.NaN,
+      arenaMiB: arena?.residentMiB ?? Number.NaN,
     });
   };
   const sampler = setInterval(sample, 10_000);

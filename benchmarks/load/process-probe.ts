@@ -62,3 +62,33 @@ export async function cpuPercentOver(pid: number, windowMs: number): Promise<num
   if (before === undefined || after === undefined) return undefined;
   return ((after - before) / ((performance.now() - start) / 1000)) * 100;
 }
+
+/** glibc's heaps for thread arenas: 64 MiB each, aligned to 64 MiB (HEAP_MAX_SIZE on 64-bit). */
+const ARENA_HEAP = 64n * 1024n * 1024n;
+
+/**
+ * glibc's thread arenas in the process (not the main arena, which lives in the brk heap): how
+ * many heaps, and how much of them is resident. Read from /proc/<pid>/smaps: an anonymous
+ * read-write mapping that starts on a 64 MiB boundary. Undefined where there is no smaps.
+ */
+export function mallocArenas(pid: number | 'self'): { heaps: number; residentMiB: number } | undefined {
+  let smaps: string;
+  try {
+    smaps = readFileSync(`/proc/${pid}/smaps`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  let heaps = 0;
+  let residentKiB = 0;
+  let inHeap = false;
+  for (const line of smaps.split('\n')) {
+    const range = /^([0-9a-f]+)-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(\S*)/.exec(line);
+    if (range) {
+      inHeap = range[3] === '' && range[2]!.startsWith('rw') && BigInt(`0x${range[1]}`) % ARENA_HEAP === 0n;
+      if (inHeap) heaps++;
+    } else if (inHeap && line.startsWith('Rss:')) {
+      residentKiB += Number(line.split(/\s+/)[1]);
+    }
+  }
+  return { heaps, residentMiB: residentKiB / 1024 };
+}

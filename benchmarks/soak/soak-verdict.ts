@@ -13,6 +13,9 @@ export interface Sample {
   heapMiB: number;
   /** Memory outside the V8 heap that JS objects hold (Buffers...): printed, not judged. */
   externalMiB: number;
+  /** glibc's thread arenas, resident, and how many heaps they have: printed, not judged. */
+  arenaMiB: number;
+  arenas: number;
   threads: number;
   fds: number;
   loopP99Ms: number;

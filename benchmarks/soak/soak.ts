@@ -16,13 +16,19 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { freePort } from '../../test/support/free-port.js';
 import { LoadClient } from '../load/load-client.js';
-import { cpuPercentOver, rssMiB, threadCount } from '../load/process-probe.js';
+import { cpuPercentOver, mallocArenas, rssMiB, threadCount } from '../load/process-probe.js';
 import { StdioWire } from '../load/stdio-wire.js';
 import { HttpExchanges } from './http-exchange.js';
 import { RequestLedger } from './request-ledger.js';
 import { writeSoakChart } from './soak-chart.js';
 import { SoakOps } from './soak-ops.js';
 import { MEMORY_CHECKS, type Sample, verdict } from './soak-verdict.js';
+
+/** The server's glibc thread arenas (native memory the pool threads churn through). */
+function arenasOf(pid: number): { arenaMiB: number; arenas: number } {
+  const arenas = mallocArenas(pid);
+  return { arenaMiB: arenas?.residentMiB ?? Number.NaN, arenas: arenas?.heaps ?? Number.NaN };
+}
 
 const { values } = parseArgs({
   options: {
@@ -103,6 +109,7 @@ createInterface({ input: child.stderr }).on('line', (line) => {
     rssMiB: rssMiB(pid) ?? Number.NaN,
     heapMiB: parsed.heapUsed! / 2 ** 20,
     externalMiB: (parsed.external ?? Number.NaN) / 2 ** 20,
+    ...arenasOf(pid),
     threads: threadCount(pid) ?? Number.NaN,
     fds: fdCount(pid),
     loopP99Ms: parsed.loop!.p99,
@@ -139,7 +146,7 @@ const loop = async (op: () => Promise<void>) => {
 const progress = setInterval(() => {
   const last = samples.at(-1);
   process.stderr.write(
-    `soak: ${((performance.now() - started) / 1000).toFixed(0)} s, ${ledger.sent} requests (${ledger.unanswered} unanswered), rss ${last?.rssMiB.toFixed(0)} MiB, heap ${last?.heapMiB.toFixed(1)} MiB, external ${last?.externalMiB.toFixed(1)} MiB, threads ${last?.threads}, fds ${last?.fds}\n`,
+    `soak: ${((performance.now() - started) / 1000).toFixed(0)} s, ${ledger.sent} requests (${ledger.unanswered} unanswered), rss ${last?.rssMiB.toFixed(0)} MiB, heap ${last?.heapMiB.toFixed(1)} MiB, external ${last?.externalMiB.toFixed(1)} MiB, malloc arenas ${last?.arenaMiB.toFixed(1)} MiB in ${last?.arenas}, threads ${last?.threads}, fds ${last?.fds}\n`,
   );
 }, 30_000);
 await Promise.all([

@@ -91,8 +91,8 @@ export function terminateWhenSafe(flag: Int32Array, over: () => boolean, termina
 }
 
 /**
- * The main thread's claim to terminate the call's thread itself: true, with the id of that thread,
- * if its handler still runs. From then on the thread never hands Piscina a result for the call, so
+ * The main thread's claim to terminate the call's thread itself: the id of that thread if its
+ * handler still runs, undefined otherwise (it has not started, or it is over). From then on the thread never hands Piscina a result for the call, so
  * Piscina never takes the thread for free again before it exits. One compare-and-swap decides the
  * race with the handler's end (`endCall`): the thread either sees the claim or finished first.
  */
