@@ -57,12 +57,10 @@ async function churn(mode: 'abort' | 'exit', seconds: number): Promise<void> {
   const started = Date.now();
   const samples: Sample[] = [];
   const sample = () => {
-    const arena = mallocArenas('self');
     samples.push({
       s: Math.round((Date.now() - started) / 1000),
       rssMiB: rssMiB(process.pid) ?? Number.NaN,
-      arenas: arena?.heaps ?? Number.NaN,
-      arenaMiB: arena?.residentMiB ?? Number.NaN,
+      ...(mallocArenas('self') ?? { arenas: Number.NaN, arenaMiB: Number.NaN }),
     });
   };
   const sampler = setInterval(sample, 10_000);

@@ -68,10 +68,10 @@ const ARENA_HEAP = 64n * 1024n * 1024n;
 
 /**
  * glibc's thread arenas in the process (not the main arena, which lives in the brk heap): how
- * many heaps, and how much of them is resident. Read from /proc/<pid>/smaps: an anonymous
+ * many heaps they have (`arenas`; an arena may grow a second heap), and how much of them is resident. Read from /proc/<pid>/smaps: an anonymous
  * read-write mapping that starts on a 64 MiB boundary. Undefined where there is no smaps.
  */
-export function mallocArenas(pid: number | 'self'): { heaps: number; residentMiB: number } | undefined {
+export function mallocArenas(pid: number | 'self'): { arenas: number; arenaMiB: number } | undefined {
   let smaps: string;
   try {
     smaps = readFileSync(`/proc/${pid}/smaps`, 'utf8');
@@ -90,5 +90,5 @@ export function mallocArenas(pid: number | 'self'): { heaps: number; residentMiB
       residentKiB += Number(line.split(/\s+/)[1]);
     }
   }
-  return { heaps, residentMiB: residentKiB / 1024 };
+  return { arenas: heaps, arenaMiB: residentKiB / 1024 };
 }

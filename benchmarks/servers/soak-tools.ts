@@ -7,7 +7,6 @@
  * - `end_thread` ends its own thread (process.exit in a worker): an internal error, the thread replaced.
  * - `task_sleep {ms}` sleeps in a thread, as a task when the client asks for one; a cancel stops it.
  */
-
 import { abortableSleep } from '../../lib/abortable-sleep.js';
 import { defineTool } from '../../lib/tool.js';
 

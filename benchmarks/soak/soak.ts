@@ -24,12 +24,6 @@ import { writeSoakChart } from './soak-chart.js';
 import { SoakOps } from './soak-ops.js';
 import { MEMORY_CHECKS, type Sample, verdict } from './soak-verdict.js';
 
-/** The server's glibc thread arenas (native memory the pool threads churn through). */
-function arenasOf(pid: number): { arenaMiB: number; arenas: number } {
-  const arenas = mallocArenas(pid);
-  return { arenaMiB: arenas?.residentMiB ?? Number.NaN, arenas: arenas?.heaps ?? Number.NaN };
-}
-
 const { values } = parseArgs({
   options: {
     minutes: { type: 'string', default: '1' },
@@ -109,7 +103,7 @@ createInterface({ input: child.stderr }).on('line', (line) => {
     rssMiB: rssMiB(pid) ?? Number.NaN,
     heapMiB: parsed.heapUsed! / 2 ** 20,
     externalMiB: (parsed.external ?? Number.NaN) / 2 ** 20,
-    ...arenasOf(pid),
+    ...(mallocArenas(pid) ?? { arenas: Number.NaN, arenaMiB: Number.NaN }),
     threads: threadCount(pid) ?? Number.NaN,
     fds: fdCount(pid),
     loopP99Ms: parsed.loop!.p99,

@@ -285,21 +285,12 @@ export class PoolExecutor {
   #terminateNow(task: RunningTask): void {
     task.terminated = true;
     const id = claimForTermination(task.flag);
-    const thread = id === undefined ? undefined : task.pool.threads.find((worker) => worker.threadId === id);
-    if (thread) {
-      thread.once('exit', () => task.release());
-      void thread.terminate();
-      return;
-    }
-    const before = new Set<Worker>(task.pool.threads);
-    task.abort.abort(); // Piscina rejects the task and terminates its thread synchronously
-    const after = new Set<Worker>(task.pool.threads);
-    const dying = [...before].filter((thread) => !after.has(thread));
-    if (dying.length === 0) {
-      task.release();
-      return;
-    }
+    const claimed = id === undefined ? undefined : task.pool.threads.find((thread) => thread.threadId === id);
+    const dying = claimed ? [claimed] : abortThroughPiscina(task);
+    if (claimed) void claimed.terminate();
+    // The slot comes back once every thread that ran the call has exited.
     let alive = dying.length;
+    if (alive === 0) task.release();
     for (const thread of dying) {
       thread.once('exit', () => {
         if (--alive === 0) task.release();
@@ -344,4 +335,12 @@ export class PoolExecutor {
     this.#pools.set(key, pool);
     return pool;
   }
+}
+
+/** Aborts the task in Piscina, which terminates its thread at once: the threads it removed. */
+function abortThroughPiscina(task: RunningTask): Worker[] {
+  const before = new Set<Worker>(task.pool.threads);
+  task.abort.abort(); // Piscina rejects the task and terminates its thread synchronously
+  const after = new Set<Worker>(task.pool.threads);
+  return [...before].filter((thread) => !after.has(thread));
 }
