@@ -52,6 +52,10 @@ export async function shutDown(parts: ShutdownParts): Promise<void> {
   // Let the calls just cut off reach their transports (their answers say the server shut down).
   await new Promise((resolve) => setImmediate(resolve));
   await transports.flush();
+  // Native work of a tool pinned to threads would call back into a thread the exit ends (SIGABRT).
+  await engine.nativeIdle((calls) =>
+    logError(`weft: waiting for ${calls} calls of native tools pinned to threads to return before stopping`),
+  );
   // A thread stuck in native code (execSync, a sync addon) cannot be terminated until that call
   // returns; shutdown does not wait for it: such threads end with the process.
   let timer: NodeJS.Timeout | undefined;

@@ -25,6 +25,7 @@ import {
   MissingClientCapabilityError,
   type ToolContext,
 } from '../lib/tools/tool-context.js';
+import { beginNativeGuard, refusedAddons } from './native-guard.js';
 import { withCallTrace } from './span-relay.js';
 import { WorkerToolContext } from './worker-context.js';
 
@@ -53,9 +54,13 @@ export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
     // Abandoned before its thread picked it up (or the pool is closing): nothing is loaded or run.
     if (!beginCallLoad(flag, data.threadLife, threadId)) return NOT_STARTED;
     const key = handlerKey(task);
+    beginNativeGuard(task.nativeAllowed === true);
     // The module is loaded here, while the flag says so; a module that fails to load fails the
     // call below, in runHandler, with the usual tool error.
     if (!loaded.has(key)) await loadHandler(task, key).catch(() => undefined);
+    // A module refused its native code has not run its handler: the main thread moves the call.
+    const nativeRefused = refusedAddons(task.moduleUrl);
+    if (nativeRefused !== undefined) return { ...NOT_STARTED, nativeRefused };
     if (Atomics.load(flag, FLAG_SLOTS.reason) !== 0) return NOT_STARTED;
     setCallLife(flag, CallLife.Running);
     const ctx = new WorkerToolContext(task);

@@ -9,6 +9,10 @@
  *
  * A blocking tool placed on the fleet runs on a `weft worker` instead (fleet-executor.ts); its
  * calls are admitted here like any other, and decided with the same outcomes.
+ *
+ * Where a call runs is decided in one place, `#whereRuns`, from the tool's options and, for a
+ * blocking tool that did not choose its isolation, whether its module loads native code
+ * (native-verdicts.ts): such a tool runs in a process, where a deadline can stop it safely.
  */
 
 import type { PerCallerLimits } from '../tools/per-caller-limits.js';
@@ -28,6 +32,8 @@ import { FleetExecutor } from './fleet-executor.js';
 import type { FleetOptions } from './fleet-options.js';
 import { InlineExecutor } from './inline-executor.js';
 import { type LimitExceeded, limitMessage } from './limit-exceeded.js';
+import { LostSlots } from './lost-slots.js';
+import { NativeVerdicts } from './native-verdicts.js';
 import type { Outcome } from './outcome.js';
 import { PoolExecutor } from './pool-executor.js';
 import { ProcessExecutor } from './process-executor.js';
@@ -79,6 +85,8 @@ export class Engine {
   readonly #sharedCounts: SharedCallerCounts | undefined;
   readonly #localCounts: LocalCallerCounts | undefined;
   readonly #observer: CallObserver | undefined;
+  readonly #verdicts: NativeVerdicts;
+  readonly #lostSlots: LostSlots;
   #callsInFlight = 0;
 
   constructor(options: EngineOptions) {
@@ -98,7 +106,8 @@ export class Engine {
       onHeld: (caller, tool, heldMs) => this.#limits.charge(caller, tool, heldMs),
     });
     this.#inline = new InlineExecutor(this.#admission, (call) => this.#dispatch(call));
-    this.#pool = new PoolExecutor(this.#admission, options);
+    this.#lostSlots = new LostSlots(options.maxThreads, options.logError);
+    this.#pool = new PoolExecutor(this.#admission, { ...options, lostSlots: this.#lostSlots });
     // Process-isolated tools share the thread slots: both stand for a core's worth of work.
     this.#processes = new ProcessExecutor(this.#admission, options);
     // Fleet calls count against maxCallsInFlight and their tool's concurrency, not the thread slots.
@@ -107,6 +116,7 @@ export class Engine {
       : undefined;
     this.#maxCallsInFlight = options.maxCallsInFlight ?? 0;
     this.#observer = options.observer;
+    this.#verdicts = new NativeVerdicts(options.logError);
   }
 
   run(call: EngineCall): Promise<Outcome> {
@@ -178,17 +188,51 @@ export class Engine {
     };
   }
 
+  /**
+   * Where a call of `tool` runs: the one place that decides it. Inline tools on the event loop; a
+   * blocking tool on the fleet when placed there, else in a pool process when it asks for one or
+   * when its module loads native code and it did not pin 'thread', else in a pool thread (whose
+   * first load of the module tells, native-verdicts.ts).
+   */
+  #whereRuns(tool: RegisteredTool): ExecutorKind {
+    if (!tool.blocking) return 'inline';
+    if (this.#fleet?.placementOf(tool) === 'fleet') return 'fleet';
+    if (tool.isolation === 'process') return 'process';
+    if (!this.#verdicts.loadsNative(tool)) return 'thread';
+    this.#verdicts.tell(tool);
+    return tool.isolationPinned ? 'thread' : 'process';
+  }
+
   #executorOf(call: EngineCall): ExecutorKind {
-    if (!call.tool.blocking) return 'inline';
-    if (this.#fleet?.placementOf(call.tool) === 'fleet') return 'fleet';
-    return call.tool.isolation === 'process' ? 'process' : 'thread';
+    return this.#whereRuns(call.tool);
   }
 
   #dispatch(call: EngineCall): Promise<Outcome> {
-    if (!call.tool.blocking) return this.#inline.run(call as EngineCall & { tool: RegisteredInlineTool });
+    const where = this.#whereRuns(call.tool);
+    if (where === 'inline') return this.#inline.run(call as EngineCall & { tool: RegisteredInlineTool });
     const blocking = call as EngineCall & { tool: RegisteredBlockingTool };
-    if (this.#fleet?.placementOf(blocking.tool) === 'fleet') return this.#fleet.run(blocking);
-    return blocking.tool.isolation === 'process' ? this.#processes.run(blocking) : this.#pool.run(blocking);
+    if (where === 'fleet') return this.#fleet!.run(blocking);
+    if (where === 'process') return this.#processes.run(blocking);
+    // A thread that may run native work is never terminated: its call is waited for instead.
+    return this.#pool.run(blocking, this.#verdicts.loadsNative(blocking.tool), (addons, elapsedMs, decided) =>
+      this.#foundNative(blocking, addons, elapsedMs, decided),
+    );
+  }
+
+  /**
+   * A call's thread found its tool's module loading native code, and ran nothing: the verdict is
+   * kept, and a call not yet decided is placed again with what is left of its budget.
+   */
+  #foundNative(
+    call: EngineCall & { tool: RegisteredBlockingTool },
+    addons: readonly string[],
+    elapsedMs: number,
+    decided: boolean,
+  ): Promise<Outcome> | undefined {
+    this.#verdicts.record(call.tool, addons);
+    if (decided) return undefined;
+    const budgetMs = call.budgetMs > 0 ? Math.max(1, call.budgetMs - elapsedMs) : 0;
+    return this.#dispatch({ ...call, budgetMs });
   }
 
   /** Starts the default thread pool, and a process for each process-isolated tool's pool. */
@@ -198,7 +242,7 @@ export class Engine {
     );
     // A server whose blocking tools all run on the fleet needs no threads of its own.
     if (this.#fleet === undefined || local.length > 0) this.#pool.warmUp();
-    for (const tool of local) if (tool.isolation === 'process') this.#processes.warmUp(tool);
+    for (const tool of local) if (this.#whereRuns(tool) === 'process') this.#processes.warmUp(tool);
   }
 
   /**
@@ -244,6 +288,11 @@ export class Engine {
     return this.#admission.freeThreads;
   }
 
+  /** Thread slots that cannot run a call and will not free themselves soon (lost-slots.ts). */
+  get lostSlots(): LostSlots {
+    return this.#lostSlots;
+  }
+
   /** Jobs waiting in the fleet queue (undefined without a fleet, or while it is unreachable). */
   fleetQueueDepth(): Promise<number | undefined> {
     return this.#fleet?.waitingJobs() ?? Promise.resolve(undefined);
@@ -260,6 +309,11 @@ export class Engine {
   /** Pool child processes alive now (tools with isolation: 'process'). */
   get processCount(): number {
     return this.#processes.processCount;
+  }
+
+  /** Resolves once no call of a native tool pinned to threads runs (pool-executor.ts). */
+  nativeIdle(waiting: (calls: number) => void): Promise<void> {
+    return this.#pool.nativeIdle(waiting);
   }
 
   async close(): Promise<void> {

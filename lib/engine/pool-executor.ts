@@ -21,6 +21,7 @@ import type { Admission, Release } from './admission.js';
 import { CallEventSinks, type EventSink } from './call-event-sinks.js';
 import { CancelFlags } from './cancel-flags.js';
 import type { EngineCall } from './engine-call.js';
+import type { LostSlots } from './lost-slots.js';
 import type { Outcome } from './outcome.js';
 import { decideWorkerDied, resultOutcome, runPooledCall } from './pooled-call.js';
 import { TaskAbortHandle } from './task-abort-handle.js';
@@ -44,6 +45,8 @@ export interface PoolExecutorOptions {
   niceIncrement: number;
   /** Where worker deaths are reported in full (the client only sees a redacted message). */
   logError: (message: string) => void;
+  /** Told of slots held by threads that were stopped and have not exited (lost-slots.ts). */
+  lostSlots?: LostSlots;
 }
 
 /** A Piscina pool, the cancel flags and the life buffer its threads share (cancel-flags.ts, thread-life.ts). */
@@ -51,9 +54,15 @@ interface ThreadPool {
   readonly piscina: Piscina;
   readonly flags: CancelFlags;
   readonly life: PoolLife;
+  /** Loads native code (tools pinned to threads): its threads are never terminated while they run. */
+  readonly native: boolean;
+  /** Calls holding one of its threads now. */
+  running: number;
 }
 
 interface RunningTask {
+  /** The tool's name, for the log when its slot is lost. */
+  readonly tool: string;
   readonly pool: Piscina;
   readonly flag: Int32Array;
   readonly abort: TaskAbortHandle;
@@ -66,6 +75,8 @@ interface RunningTask {
   terminated: boolean;
   /** Its result or its failure arrived: a termination still held for its load is dropped. */
   settled: boolean;
+  /** Its slot was counted lost: this says it is back (called with the release). */
+  found?: () => void;
 }
 
 export class PoolExecutor {
@@ -91,7 +102,17 @@ export class PoolExecutor {
     this.#poolFor(undefined, undefined);
   }
 
-  run(call: EngineCall & { tool: RegisteredBlockingTool }): Promise<Outcome> {
+  /**
+   * `waitsForNative`: the tool loads native code and is pinned to threads; its thread is never
+   * terminated (native work may still call back into it), an abandoned call is waited for instead.
+   * Otherwise the thread refuses native code, and `onNative` hears of a module that wanted some
+   * (its handler did not run): it returns the outcome of the call placed again, if not decided.
+   */
+  run(
+    call: EngineCall & { tool: RegisteredBlockingTool },
+    waitsForNative = false,
+    onNative?: NativeFound,
+  ): Promise<Outcome> {
     const callId = this.#nextCallId++;
     /** Aborts once the outcome is decided: requests the handler made to the client are withdrawn. */
     let callOver: AbortController | undefined;
@@ -104,8 +125,10 @@ export class PoolExecutor {
         callOver?.abort(outcome.kind);
       },
       start: (release, decision, waited) => {
-        const pool = this.#poolOf(call.tool);
+        const startedAt = Date.now();
+        const pool = this.#poolOf(call.tool, waitsForNative);
         const slot = pool.flags.lease();
+        pool.running++;
         const message: PoolTask = {
           callId,
           toolName: call.tool.handlerName,
@@ -117,6 +140,7 @@ export class PoolExecutor {
           wantsProgress: call.events.progress !== undefined,
           minLogLevel: call.events.minLogLevel,
           clientCapabilities: call.peer?.clientCapabilities,
+          ...(waitsForNative ? { nativeAllowed: true } : {}),
           ...(call.inputs ? { inputs: call.inputs } : {}),
           ...(call.auth ? { auth: call.auth } : {}),
         };
@@ -126,12 +150,15 @@ export class PoolExecutor {
         const abort = new TaskAbortHandle(() => this.#settled(task));
         let released = false;
         const task: RunningTask = {
+          tool: call.tool.name,
           pool: pool.piscina,
           flag: pool.flags.flag(slot),
           abort,
           release: () => {
             if (released) return;
             released = true;
+            pool.running--;
+            task.found?.();
             pool.flags.giveBack(slot);
             release();
           },
@@ -156,6 +183,11 @@ export class PoolExecutor {
           clearTimeout(task.graceTimer);
           if (result.telemetry) call.watch?.ranOn(result.telemetry.worker, result.telemetry.spans);
           task.release();
+          if (result.nativeRefused !== undefined) {
+            const moved = onNative?.(result.nativeRefused, Date.now() - startedAt, decision.decided);
+            if (moved) void moved.then((outcome) => decision.decide(outcome));
+            return;
+          }
           // A result that arrives after a deadline or cancel finds the outcome decided: dropped.
           const finish = () => decision.decide(resultOutcome(result));
           if (decision.decided || callSink.received >= result.events) finish();
@@ -190,6 +222,13 @@ export class PoolExecutor {
             if (task.settled) return;
             Atomics.store(task.flag, FLAG_SLOTS.reason, abandonCode(reason));
             Atomics.notify(task.flag, FLAG_SLOTS.reason);
+            // Native work in this thread: never terminated; past the grace its slot counts lost.
+            if (waitsForNative) {
+              task.graceTimer = setTimeout(() => {
+                if (!task.settled) task.found = this.#options.lostSlots?.lose(call.tool.name, 'waiting');
+              }, this.#options.graceMs);
+              return;
+            }
             // A handler that never looked at its flag will not stop by itself: no grace to wait out.
             if (Atomics.load(task.flag, FLAG_SLOTS.watching) === 0) this.#terminate(task);
             else task.graceTimer = setTimeout(() => this.#terminate(task), this.#options.graceMs);
@@ -231,10 +270,23 @@ export class PoolExecutor {
     this.#pools.clear();
     await Promise.all(
       pools.map(async (pool) => {
+        await nativeIdle(pool);
         await pool.life.closing(pool.flags.leased());
         await pool.piscina.destroy();
       }),
     );
+  }
+
+  /**
+   * Resolves once no call of a native tool pinned to threads runs: ending the process (or a thread)
+   * under it would let its native work call back into a dead thread. The number of calls it waits
+   * for is given to `waiting` first, when there are any.
+   */
+  async nativeIdle(waiting: (calls: number) => void): Promise<void> {
+    const native = [...this.#pools.values()].filter((pool) => pool.native && pool.running > 0);
+    if (native.length === 0) return;
+    waiting(native.reduce((sum, pool) => sum + pool.running, 0));
+    await Promise.all(native.map(nativeIdle));
   }
 
   /** Threads currently alive across all pools (idle, busy or dying), for tests and diagnostics. */
@@ -284,6 +336,8 @@ export class PoolExecutor {
    */
   #terminateNow(task: RunningTask): void {
     task.terminated = true;
+    // Lost until the thread exits: at once for readiness, in the log if it lasts (lost-slots.ts).
+    task.found = this.#options.lostSlots?.lose(task.tool, 'terminated');
     const id = claimForTermination(task.flag);
     const claimed = id === undefined ? undefined : task.pool.threads.find((thread) => thread.threadId === id);
     const dying = claimed ? [claimed] : abortThroughPiscina(task);
@@ -298,7 +352,9 @@ export class PoolExecutor {
     }
   }
 
-  #poolOf(tool: RegisteredBlockingTool): ThreadPool {
+  /** `native`: the threads of tools pinned to threads that load native code, kept apart from the rest. */
+  #poolOf(tool: RegisteredBlockingTool, native: boolean): ThreadPool {
+    if (native) return this.#poolFor(tool.resourceLimits, tool.env, true);
     let pool = this.#poolsByTool.get(tool);
     if (!pool) {
       pool = this.#poolFor(tool.resourceLimits, tool.env);
@@ -307,9 +363,14 @@ export class PoolExecutor {
     return pool;
   }
 
-  #poolFor(limits: RegisteredBlockingTool['resourceLimits'], env: RegisteredBlockingTool['env']): ThreadPool {
-    // Threads are shared only by tools with the same heap caps and the same environment.
-    const key = `${limits ? JSON.stringify(Object.entries(limits).sort()) : ''}|${envKey(env)}`;
+  #poolFor(
+    limits: RegisteredBlockingTool['resourceLimits'],
+    env: RegisteredBlockingTool['env'],
+    native = false,
+  ): ThreadPool {
+    // Threads are shared only by tools with the same heap caps and the same environment; native
+    // code is loaded only in threads of their own, so no other tool's thread ever holds it.
+    const key = `${limits ? JSON.stringify(Object.entries(limits).sort()) : ''}|${envKey(env)}${native ? '|native' : ''}`;
     const existing = this.#pools.get(key);
     if (existing) return existing;
     const isDefault = key === '|';
@@ -323,11 +384,13 @@ export class PoolExecutor {
       // The default pool keeps its threads warm; pools with special limits shrink when idle.
       minThreads: isDefault ? this.#options.maxThreads : 0,
       niceIncrement: this.#options.niceIncrement,
-      idleTimeout: isDefault ? 0 : 30_000,
+      // A thread that loaded native code is kept until the pool closes: one that exits while the
+      // library's own threads run could unload it under them.
+      idleTimeout: isDefault ? 0 : native ? 2 ** 31 - 1 : 30_000,
       ...(limits ? { resourceLimits: limits } : {}),
       ...(threadEnv ? { env: threadEnv } : {}),
     });
-    const pool: ThreadPool = { piscina, flags, life };
+    const pool: ThreadPool = { piscina, flags, life, native, running: 0 };
     piscina.on('message', (message: unknown) => this.#sinks.route(message));
     piscina.on('error', (error: unknown) =>
       this.#options.logError(`weft: worker pool error: ${String(error)}`),
@@ -336,6 +399,18 @@ export class PoolExecutor {
     return pool;
   }
 }
+
+/** Waits until no call runs in a pool of native threads (at once for any other pool). */
+async function nativeIdle(pool: ThreadPool): Promise<void> {
+  while (pool.native && pool.running > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+}
+
+/** Hears that a call's module wanted native code: the outcome of the call placed again, if it is. */
+export type NativeFound = (
+  addons: readonly string[],
+  elapsedMs: number,
+  decided: boolean,
+) => Promise<Outcome> | undefined;
 
 /** Aborts the task in Piscina, which terminates its thread at once: the threads it removed. */
 function abortThroughPiscina(task: RunningTask): Worker[] {

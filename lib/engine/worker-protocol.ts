@@ -43,6 +43,8 @@ export interface PoolTask {
   auth?: Principal;
   /** The call's trace context, when telemetry is tracing: the handler's own spans are its children. */
   trace?: TraceCarrier;
+  /** The tool may load native code in this thread (pinned to threads); otherwise it is refused. */
+  nativeAllowed?: boolean;
 }
 
 /**
@@ -59,6 +61,11 @@ export type PoolTaskResult = (
 ) & {
   /** Present when the task carried a trace context: where it ran and the spans it made. */
   telemetry?: WorkerTelemetry;
+  /**
+   * The tool's module tried to load these native addons and was refused (workers/native-guard.ts):
+   * its handler did not run, and the call is to run where native code can be stopped.
+   */
+  nativeRefused?: readonly string[];
 };
 
 /**

@@ -15,7 +15,14 @@ import type { Placement, ToolDefinition } from './tool-definition.js';
 /** What a blocking definition adds to a registered tool, checked. */
 export type BlockingSettings = Pick<
   RegisteredBlockingTool,
-  'moduleUrl' | 'exportName' | 'resourceLimits' | 'isolation' | 'env' | 'placement' | 'fleetRetries'
+  | 'moduleUrl'
+  | 'exportName'
+  | 'resourceLimits'
+  | 'isolation'
+  | 'isolationPinned'
+  | 'env'
+  | 'placement'
+  | 'fleetRetries'
 >;
 
 export function checkBlockingOptions(
@@ -57,6 +64,7 @@ export function checkBlockingOptions(
     exportName: definition.export ?? 'default',
     resourceLimits: definition.resourceLimits,
     isolation,
+    isolationPinned: definition.isolation !== undefined,
     env: definition.env,
     ...placement,
   };

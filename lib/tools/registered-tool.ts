@@ -85,6 +85,11 @@ export interface RegisteredBlockingTool extends RegisteredToolBase {
   readonly resourceLimits: WorkerResourceLimits | undefined;
   /** 'thread' (a pool thread) or 'process' (a pool child process, killed outright when abandoned). */
   readonly isolation: ToolIsolation;
+  /**
+   * The author gave `isolation` (true), or it is the default (false/absent): a default 'thread' is
+   * moved to a process when the module loads native code (engine/native-verdicts.ts).
+   */
+  readonly isolationPinned?: boolean;
   /** undefined = the non-secret baseline only; true = the server's environment; a record = baseline + it. */
   readonly env: ToolEnv | undefined;
   /** Where it runs; undefined = as the server's fleet option says (its `placement`, else local). */

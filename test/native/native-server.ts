@@ -1,0 +1,28 @@
+/**
+ * The native suite's server, run as a child process on an ephemeral HTTP port (announced on stderr
+ * as `weft native: <url>`): the argon2 and sharp tools, a trivial blocking neighbour, and a line of
+ * `server.stats` on stderr whenever the test asks (SIGUSR2), so a test can read lost slots.
+ *
+ *   node dist/test/native/native-server.js [--threads N] [--timeout-ms N]
+ */
+import { parseArgs } from 'node:util';
+import { McpServer } from '../../lib/index.js';
+import { argonHash, argonHashThread, sharpBlur, sharpBlurThread } from './native-tools.js';
+import { trivial } from './plain-tool.js';
+
+const { values } = parseArgs({
+  options: { threads: { type: 'string', default: '2' }, 'timeout-ms': { type: 'string', default: '1000' } },
+  strict: true,
+});
+
+const server = new McpServer({
+  name: 'weft-native',
+  version: '0.0.0',
+  timeoutMs: Number(values['timeout-ms']),
+  pool: { maxThreads: Number(values.threads), graceMs: 100 },
+});
+for (const tool of [argonHash, sharpBlur, argonHashThread, sharpBlurThread, trivial]) server.tool(tool);
+
+await server.listen({ http: { port: 0, host: '127.0.0.1' } });
+process.on('SIGUSR2', () => process.stderr.write(`weft native stats: ${JSON.stringify(server.stats)}\n`));
+process.stderr.write(`weft native: http://127.0.0.1:${server.addresses.http!.port}/mcp\n`);
