@@ -84,6 +84,7 @@ export function assembleServer(options: McpServerOptions, hooks: FacadeHooks): S
   const maxThreads = options.pool?.maxThreads ?? availableParallelism();
   const telemetry = ServerTelemetry.create(options.telemetry ?? true, {
     threadsBusy: () => maxThreads - engine.freeThreads,
+    slotsLost: () => engine.lostSlots.count,
     ...(options.fleet ? { fleetQueueDepth: () => engine.fleetQueueDepth() } : {}),
   });
   const engine = new Engine({

@@ -51,6 +51,12 @@ export interface McpServerOptions {
      * the main thread keeps answering while every worker is busy. Linux and macOS.
      */
     niceIncrement?: number;
+    /**
+     * How long every pool slot may stay lost (held by a stopped call still inside native code:
+     * docs/failure-semantics.md) before liveness (`/healthz`) fails, so that an orchestrator
+     * replaces the replica. Default 60000 ms; 0: liveness never fails for it.
+     */
+    lostSlotsLivenessMs?: number;
   };
   /** On shutdown, how long in-flight calls get to finish before they are cancelled (default 5000). */
   shutdownGraceMs?: number;
@@ -208,7 +214,13 @@ const SERVER_OPTION_KEYS = new Set([
   'telemetry',
 ]);
 const TASK_OPTION_KEYS = new Set(['store', 'ttlMs', 'pollIntervalMs']);
-const POOL_OPTION_KEYS = new Set(['maxThreads', 'maxQueue', 'graceMs', 'niceIncrement']);
+const POOL_OPTION_KEYS = new Set([
+  'maxThreads',
+  'maxQueue',
+  'graceMs',
+  'niceIncrement',
+  'lostSlotsLivenessMs',
+]);
 
 export function checkServerOptions(options: McpServerOptions): void {
   if (typeof options !== 'object' || options === null) {
@@ -255,6 +267,7 @@ export function checkServerOptions(options: McpServerOptions): void {
   positive(options.pool?.maxQueue, 'pool.maxQueue', true);
   positive(options.pool?.graceMs, 'pool.graceMs', true);
   positive(options.pool?.niceIncrement, 'pool.niceIncrement', true);
+  positive(options.pool?.lostSlotsLivenessMs, 'pool.lostSlotsLivenessMs', true);
   positive(options.shutdownGraceMs, 'shutdownGraceMs', true);
   positive(options.drainDelayMs, 'drainDelayMs', true);
   positive(options.drainTimeoutMs, 'drainTimeoutMs', true);

@@ -72,6 +72,7 @@ export class McpServer {
       engine,
       store: tasks.store,
       fleet: options.fleet !== undefined,
+      lostSlotsLivenessMs: options.pool?.lostSlotsLivenessMs ?? 60_000,
       // As engine.warmUp decides: a pool of its own unless every blocking tool runs on the fleet.
       needsThreads: () =>
         options.fleet === undefined ||
@@ -324,6 +325,8 @@ export class McpServer {
    */
   get stats(): {
     freeThreads: number;
+    /** Slots held by stopped calls still inside native code (docs/failure-semantics.md). */
+    lostSlots: number;
     queued: number;
     threads: number;
     inFlight: number;
@@ -342,6 +345,7 @@ export class McpServer {
     const auth = this.#transports.authTables();
     return {
       freeThreads: engine.freeThreads,
+      lostSlots: engine.lostSlots.count,
       queued: engine.queued,
       threads: engine.threadCount,
       inFlight: sessions.inFlight,

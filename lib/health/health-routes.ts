@@ -15,10 +15,17 @@ const READY = Buffer.from('{"status":"ready"}');
 export class HealthRoutes {
   readonly #paths: HealthPaths;
   readonly #readiness: Readiness;
+  /** Why the replica should be restarted (liveness fails), or undefined while it should not. */
+  readonly #liveness: () => string | undefined;
 
-  constructor(paths: HealthPaths, readiness: Readiness) {
+  constructor(
+    paths: HealthPaths,
+    readiness: Readiness,
+    liveness: () => string | undefined = () => undefined,
+  ) {
     this.#paths = paths;
     this.#readiness = readiness;
+    this.#liveness = liveness;
   }
 
   /** Answers `request` when `pathname` is a probe's; false (nothing sent) otherwise. */
@@ -31,7 +38,12 @@ export class HealthRoutes {
     }
     const head = request.method === 'HEAD';
     if (live) {
-      response.writeHead(200, HEADERS).end(head ? undefined : ALIVE);
+      const stuck = this.#liveness();
+      if (stuck === undefined) response.writeHead(200, HEADERS).end(head ? undefined : ALIVE);
+      else {
+        const body = JSON.stringify({ status: 'stuck', reason: stuck });
+        response.writeHead(503, HEADERS).end(head ? undefined : body);
+      }
       return true;
     }
     const answer = this.#readiness.answer();

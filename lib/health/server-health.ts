@@ -25,10 +25,14 @@ export interface ServerHealthParts {
   needsThreads: () => boolean;
   /** A fleet is configured: its Redis must be reachable. */
   fleet: boolean;
+  /** How long every pool slot may stay lost before liveness fails (0: never). */
+  lostSlotsLivenessMs: number;
 }
 
 export class ServerHealth {
   readonly readiness = new Readiness();
+  /** Why this replica should be restarted, or undefined while it is alive and well. */
+  readonly liveness: () => string | undefined;
   readonly #watches: DependencyWatch[] = [];
   readonly #listeners: Server[] = [];
   #portAddress: AddressInfo | undefined;
@@ -36,9 +40,17 @@ export class ServerHealth {
   constructor(parts: ServerHealthParts) {
     const { engine, store } = parts;
     this.readiness.addCheck({
-      problem: () =>
-        parts.needsThreads() && engine.threadCount === 0 ? 'no worker thread of the pool is up' : undefined,
+      problem: () => {
+        if (!parts.needsThreads()) return undefined;
+        if (engine.threadCount === 0) return 'no worker thread of the pool is up';
+        return engine.lostSlots.usable === 0 ? noUsableSlot(engine) : undefined;
+      },
     });
+    const bound = parts.lostSlotsLivenessMs;
+    this.liveness = () =>
+      bound > 0 && engine.lostSlots.allLostForMs() > bound
+        ? `${noUsableSlot(engine)}, for over ${bound} ms (pool.lostSlotsLivenessMs): restart this replica`
+        : undefined;
     this.#watch('the task store', () => store.ready().then(() => true));
     if (parts.fleet) {
       this.#watch("the fleet's Redis", () => engine.fleetQueueDepth().then((depth) => depth !== undefined));
@@ -48,7 +60,7 @@ export class ServerHealth {
   /** The probes at the paths `health` names, or undefined when it turned them off. */
   routes(health: false | HealthOptions | undefined, mcpPath: string): HealthRoutes | undefined {
     const paths = healthPathsOf(health, mcpPath);
-    return paths && new HealthRoutes(paths, this.readiness);
+    return paths && new HealthRoutes(paths, this.readiness, this.liveness);
   }
 
   /** Where the probes' own port listens, when one was asked for. */
@@ -112,4 +124,9 @@ export class ServerHealth {
     this.#watches.push(watch);
     this.readiness.addCheck(watch);
   }
+}
+
+/** Why no slot can run a call: each is held by a stopped call still inside native code. */
+function noUsableSlot(engine: Engine): string {
+  return `no pool slot can run a call: every one is held by a stopped call still inside native code (tools: ${engine.lostSlots.tools().join(', ')})`;
 }

@@ -67,6 +67,7 @@ export const METRIC = {
   callsInFlight: 'weft.calls.in_flight',
   outcomes: 'weft.call.outcomes',
   threadsBusy: 'weft.pool.threads.busy',
+  slotsLost: 'weft.pool.slots.lost',
   fleetQueueDepth: 'weft.fleet.queue.depth',
   tasks: 'weft.tasks',
 } as const;

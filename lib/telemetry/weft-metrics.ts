@@ -1,6 +1,6 @@
 /**
  * The instruments weft records on: the MCP conventions' two durations and weft's own (queue wait,
- * run time, calls in flight, outcomes, pool threads busy, fleet queue depth, tasks by status).
+ * run time, calls in flight, outcomes, pool threads busy, pool slots lost, fleet queue depth, tasks by status).
  * The table of names, units and attributes is in docs/telemetry.md.
  *
  * Made once per server from the application's meter provider. The gauges read the engine when the
@@ -21,6 +21,8 @@ export interface CallCounts {
 export interface GaugeSources {
   /** Thread slots held by running (or dying) blocking calls. */
   threadsBusy?: () => number;
+  /** Slots held by stopped calls still inside native code (engine/lost-slots.ts). */
+  slotsLost?: () => number;
   /** Jobs waiting in the fleet queue; undefined when there is no fleet or it is unreachable. */
   fleetQueueDepth?: () => Promise<number | undefined>;
 }
@@ -62,7 +64,16 @@ export class WeftMetrics {
       unit: '{task}',
       description: 'Tasks of this server in each status (terminal ones count up until the server stops).',
     });
-    const { threadsBusy, fleetQueueDepth } = sources;
+    const { threadsBusy, slotsLost, fleetQueueDepth } = sources;
+    if (slotsLost) {
+      meter
+        .createObservableGauge(METRIC.slotsLost, {
+          unit: '{slot}',
+          description:
+            'Pool slots held by stopped calls still inside native code: a terminated thread not yet exited, or a native tool pinned to threads not yet returned.',
+        })
+        .addCallback((result) => result.observe(slotsLost()));
+    }
     if (threadsBusy) {
       meter
         .createObservableGauge(METRIC.threadsBusy, {

@@ -1,0 +1,164 @@
+/**
+ * Slots that cannot run a call are counted, said and acted on:
+ * - a thread stuck in execSync past its deadline is terminated but cannot exit: its slot is lost,
+ *   the log names the tool, `server.stats.lostSlots` counts it, `/readyz` answers 503 "unavailable"
+ *   once no slot can run a call, and `/healthz` fails once that has lasted `lostSlotsLivenessMs`;
+ *   all turn back when the threads exit;
+ * - tools built on argon2 and sharp pinned to `isolation: 'thread'`: their threads are never
+ *   terminated (never an abort), an abandoned call is answered at once and its slot counted lost
+ *   until its handler returns, and the log says so.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { until } from '../support/until.js';
+import {
+  type CountingClient,
+  countingClient,
+  type NativeServer,
+  startNativeServer,
+} from './native-process.js';
+
+/** Each pinned call waits out its handler (seconds): 2 per case in `npm test`, WEFT_NATIVE_CALLS for more. */
+const CALLS = Number(process.env.WEFT_NATIVE_CALLS ?? 2);
+
+describe('slots held by threads stuck in native code', () => {
+  let server: NativeServer;
+  let caller: CountingClient;
+  before(async () => {
+    server = await startNativeServer(['--threads', '2', '--timeout-ms', '10000', '--liveness-ms', '1000']);
+    caller = await countingClient(server.url);
+  });
+  after(async () => {
+    await caller?.close();
+    await server?.stop();
+  });
+
+  test('are lost: /readyz says unavailable, /healthz fails past the bound, both come back', async () => {
+    assert.equal((await server.probe('/readyz')).status, 200);
+    // Both threads load the tool's module first, so that both calls below are inside execSync by
+    // their deadline (a load is not cut short: its thread would exit, its slot not be lost).
+    const warm = [0, 1].map(() =>
+      caller.client.callTool({ name: 'exec_sleep', arguments: { seconds: '0' } }, CallToolResultSchema),
+    );
+    await Promise.all(warm);
+    // exec_sleep's own deadline is 1500 ms: both threads are terminated inside execSync.
+    const calls = [0, 1].map(() =>
+      caller.client.callTool({ name: 'exec_sleep', arguments: { seconds: '5' } }, CallToolResultSchema),
+    );
+    for (const result of await Promise.all(calls)) assert.match(JSON.stringify(result.content), /timed out/);
+    const notReady = await until(
+      () => server.probe('/readyz'),
+      (answer) => answer.status === 503,
+      2_000,
+    );
+    assert.match(notReady.body, /"unavailable".*no pool slot can run a call.*exec_sleep/);
+    assert.equal((await server.stats()).lostSlots, 2);
+    const stuck = await until(
+      () => server.probe('/healthz'),
+      (answer) => answer.status === 503,
+      3_000,
+    );
+    assert.match(stuck.body, /"stuck".*lostSlotsLivenessMs/);
+    assert.match(server.output(), /a pool slot is lost: the thread running tool "exec_sleep" was terminated/);
+    // The sleeps end, the threads exit, the slots come back.
+    await until(
+      () => server.stats(),
+      (stats) => stats.lostSlots === 0,
+      10_000,
+    );
+    assert.equal((await server.probe('/readyz')).status, 200);
+    assert.equal((await server.probe('/healthz')).status, 200);
+    assert.match(server.output(), /the pool slot held by tool "exec_sleep" is back/);
+    const fine = await caller.client.callTool({ name: 'trivial', arguments: {} }, CallToolResultSchema);
+    assert.deepEqual(fine.content, [{ type: 'text', text: 'done' }]);
+  });
+});
+
+describe("native tools pinned to isolation: 'thread'", () => {
+  let server: NativeServer;
+  let caller: CountingClient;
+  before(async () => {
+    server = await startNativeServer(['--threads', '2', '--timeout-ms', '300']);
+    caller = await countingClient(server.url);
+  });
+  after(async () => {
+    await caller?.close();
+    await server?.stop();
+    if (process.env.WEFT_NATIVE_DUMP) process.stderr.write(server.output());
+    assert.equal(server.ended(), '0', `the server did not stop cleanly:\n${server.output()}`);
+  });
+
+  for (const name of ['argon_hash_thread', 'sharp_blur_thread']) {
+    for (const way of ['deadline', 'cancel'] as const) {
+      test(`${name}: ${CALLS} calls stopped by a ${way}, never an abort`, async () => {
+        for (let call = 0; call < CALLS; call++) {
+          const signal = way === 'cancel' ? AbortSignal.timeout(150) : undefined;
+          const outcome = await caller.client
+            .callTool({ name, arguments: slowArgs(name, 128) }, CallToolResultSchema, {
+              timeout: 20_000,
+              ...(signal ? { signal } : {}),
+            })
+            .then(
+              (result) => ({ result }),
+              (error: Error) => ({ error }),
+            );
+          if (way === 'cancel') assert.ok('error' in outcome, `call ${call} was not cancelled`);
+          else
+            assert.ok('result' in outcome && outcome.result.isError === true, `call ${call}: not a timeout`);
+          assert.equal(server.ended(), undefined, `the server ended after call ${call}:\n${server.output()}`);
+          // The handler is waited for, not terminated: its slot comes back when it returns.
+          await until(
+            () => server.stats(),
+            (stats) => stats.lostSlots === 0 && stats.freeThreads === 2,
+            30_000,
+          );
+        }
+        const told = server
+          .output()
+          .split('\n')
+          .filter((line) => line.startsWith(`weft: tool "${name}" loads native code`));
+        assert.equal(told.length, 1, server.output());
+        assert.match(told[0]!, /pinned to threads.*not terminated/);
+        for (const [id, count] of caller.answers)
+          assert.ok(count <= 1, `request ${id} was answered ${count} times`);
+      });
+    }
+  }
+
+  test('two abandoned calls hold both slots: /readyz is 503 until their handlers return', async () => {
+    const calls = [0, 1].map(() =>
+      caller.client.callTool(
+        { name: 'argon_hash_thread', arguments: slowArgs('argon', 256) },
+        CallToolResultSchema,
+        {
+          timeout: 20_000,
+        },
+      ),
+    );
+    for (const result of await Promise.all(calls)) assert.equal(result.isError, true);
+    const notReady = await until(
+      () => server.probe('/readyz'),
+      (answer) => answer.status === 503,
+      2_000,
+    );
+    assert.match(notReady.body, /argon_hash_thread/);
+    assert.match(
+      server.output(),
+      /a pool slot is lost: tool "argon_hash_thread" loads native code and is pinned/,
+    );
+    await until(
+      () => server.probe('/readyz'),
+      (answer) => answer.status === 200,
+      30_000,
+    );
+    const fine = await caller.client.callTool({ name: 'trivial', arguments: {} }, CallToolResultSchema);
+    assert.deepEqual(fine.content, [{ type: 'text', text: 'done' }]);
+    assert.equal(server.ended(), undefined);
+  });
+});
+
+/** Arguments that run well past a 300 ms deadline and return within seconds. */
+function slowArgs(name: string, memoryMb: number): Record<string, unknown> {
+  return name.startsWith('argon') ? { text: 'secret', memoryMb } : { size: 1200, sigma: 30 };
+}
