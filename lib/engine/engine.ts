@@ -154,7 +154,7 @@ export class Engine {
 
   /** `run`, telling the observer; the executors report the queue and the start through `call.watch`. */
   #observed(call: EngineCall, observer: CallObserver): Promise<Outcome> {
-    const watch = observer.begin(call, this.#executorOf(call));
+    const watch = observer.begin(call, this.#whereRuns(call.tool));
     if (watch === undefined) return this.#unobserved(call);
     if (this.#maxCallsInFlight > 0 && this.#callsInFlight >= this.#maxCallsInFlight) {
       const outcome = this.#overloaded();
@@ -201,10 +201,6 @@ export class Engine {
     if (!this.#verdicts.loadsNative(tool)) return 'thread';
     this.#verdicts.tell(tool);
     return tool.isolationPinned ? 'thread' : 'process';
-  }
-
-  #executorOf(call: EngineCall): ExecutorKind {
-    return this.#whereRuns(call.tool);
   }
 
   #dispatch(call: EngineCall): Promise<Outcome> {
