@@ -24,7 +24,7 @@ import { CancelFlags } from './cancel-flags.js';
 import type { EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
 import { decideWorkerDied, resultOutcome, runPooledCall } from './pooled-call.js';
-import { killProcesses } from './process-tree.js';
+import { keepKillingCallProcesses } from './process-tree.js';
 import { TaskAbortHandle } from './task-abort-handle.js';
 import { claimForTermination, PoolLife, terminateWhenSafe } from './thread-life.js';
 import { envKey, workerEnv } from './worker-env.js';
@@ -292,11 +292,11 @@ export class PoolExecutor {
     const claimed = id === undefined ? undefined : task.pool.threads.find((thread) => thread.threadId === id);
     const dying = claimed ? [claimed] : abortThroughPiscina(task);
     if (claimed) void claimed.terminate();
-    // A handler blocked on a child (execSync) lets its thread exit only once that child is gone.
-    killProcesses({ mark: task.mark });
-    // The slot comes back once every thread that ran the call has exited, and what it spawned then.
+    // A handler blocked on a child (execSync) lets its thread exit only once that child is gone; the
+    // slot comes back once every thread that ran the call has exited, and all it started is gone.
+    const stopKilling = keepKillingCallProcesses(task.mark);
     const release = () => {
-      killProcesses({ mark: task.mark });
+      stopKilling();
       task.release();
     };
     let alive = dying.length;

@@ -13,7 +13,8 @@
  * process its call started in one signal, with the call's mark catching detached ones: see
  * process-tree.ts), writes its stdout and stderr to the server's stderr (never to stdout, which may
  * be the stdio transport), and exits when the server does (workers/process-entry.ts). One process is
- * kept warm and replaced at once when killed; the others stop after an idle timeout.
+ * kept warm, a killed process is replaced at once (while it dies), and idle ones beyond the warm one
+ * stop after an idle timeout.
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -114,7 +115,9 @@ export class ProcessPool {
     proc.retired = true;
     proc.call = undefined;
     killProcesses({ roots: [pid], group: pid, mark });
-    this.#keepWarm();
+    // Its replacement starts now, while it dies: its slot is busy until then, and the call that
+    // gets the slot next should not pay a process start on top.
+    if (!this.#closed && this.#serving() < this.#options.maxProcesses) this.#spawn();
     await proc.exited;
     // A process group outlives its leader: anything that was on its way is gone by now, or is here.
     killProcesses({ group: pid, mark });
@@ -207,8 +210,13 @@ export class ProcessPool {
 
   #keepWarm(): void {
     if (this.#closed) return;
+    for (let serving = this.#serving(); serving < this.#options.minProcesses; serving++) this.#spawn();
+  }
+
+  /** Processes that take calls (busy or idle), not those being killed or stopped. */
+  #serving(): number {
     let serving = 0;
     for (const proc of this.#processes) if (!proc.retired) serving++;
-    for (; serving < this.#options.minProcesses; serving++) this.#spawn();
+    return serving;
   }
 }

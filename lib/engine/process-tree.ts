@@ -42,6 +42,15 @@ interface ProcInfo {
   pgrp: number;
   /** One letter of /proc/<pid>/stat: R, S, D, T, t, Z, X... */
   state: string;
+  /** When it started, in clock ticks since boot. */
+  startTicks: number;
+}
+
+let ownStartTicks: number | undefined;
+/** When this process started (its calls' processes can only be younger). */
+function selfStartTicks(): number {
+  ownStartTicks ??= readInfo(process.pid)?.startTicks ?? 0;
+  return ownStartTicks;
 }
 
 const nap = new Int32Array(new SharedArrayBuffer(4));
@@ -53,25 +62,45 @@ function sleepMs(ms: number): void {
 export function killProcesses(set: ProcessSet): number[] {
   const found = new Set<number>();
   if (set.group !== undefined) signal(-set.group, 'SIGSTOP');
+  // Each round reads the whole table and stops what it adds; the next round finds what was forked
+  // before those stops took effect. Usually the second round adds nothing.
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const added = addMembers(set, found, readProcesses(set.mark !== undefined));
     for (const pid of added) signal(pid, 'SIGSTOP');
     if (added.length === 0) break;
-    waitUntilStopped(found);
+    waitUntil(added, isStopped);
   }
-  if (set.group !== undefined) signal(-set.group, 'SIGKILL');
-  for (const pid of found) signal(pid, 'SIGKILL');
-  // Again after the kill, until none is left: anything a stop could not hold (a process that was in
-  // uninterruptible sleep, a fork the walk could not see) is caught here.
-  for (let round = 0; round < MAX_ROUNDS; round++) {
+  // Then all are killed, and the table is read again once they are dead, until no member is left:
+  // anything a stop could not hold (a process in uninterruptible sleep, a fork the walk could not
+  // see) is caught here.
+  let dying = [...found];
+  for (let round = 0; round < MAX_ROUNDS && dying.length > 0; round++) {
+    if (set.group !== undefined) signal(-set.group, 'SIGKILL');
+    for (const pid of dying) signal(pid, 'SIGKILL');
+    waitUntil(dying, (state) => state === undefined || state === 'Z' || state === 'X');
     const table = readProcesses(set.mark !== undefined);
     addMembers(set, found, table);
-    const alive = [...found].filter((pid) => isAlive(table.get(pid)));
-    if (alive.length === 0) break;
-    for (const pid of alive) signal(pid, 'SIGKILL');
-    sleepMs(1);
+    dying = [...found].filter((pid) => isAlive(table.get(pid)));
   }
   return [...found];
+}
+
+/** How often a call's processes are swept while the worker that ran it is dying. */
+const SWEEP_INTERVAL_MS = 100;
+
+/**
+ * Kills a call's marked processes now and every SWEEP_INTERVAL_MS until the returned function is
+ * called, which kills them once more. For a terminated thread: a handler that entered `execSync`
+ * as its thread was terminated starts its child after the first sweep, and its thread exits only
+ * once that child is gone.
+ */
+export function keepKillingCallProcesses(mark: string): () => void {
+  killProcesses({ mark });
+  const sweeper = setInterval(() => killProcesses({ mark }), SWEEP_INTERVAL_MS);
+  return () => {
+    clearInterval(sweeper);
+    killProcesses({ mark });
+  };
 }
 
 /** Kills `rootPid` and all its descendants; returns the pids that were signalled. */
@@ -139,22 +168,21 @@ function addMembers(set: ProcessSet, found: Set<number>, table: Map<number, Proc
   return added;
 }
 
-/** Waits (bounded) until every process found shows as stopped or dead in /proc. */
-function waitUntilStopped(found: Set<number>): void {
+/** Waits (bounded by STOP_WAIT_MS) until /proc shows every one of `pids` in a state that passes. */
+function waitUntil(pids: readonly number[], passes: (state: string | undefined) => boolean): void {
   if (process.platform !== 'linux') return;
   const until = Date.now() + STOP_WAIT_MS;
+  let waiting = pids;
   for (;;) {
-    let running = false;
-    for (const pid of found) {
-      const state = readInfo(pid)?.state;
-      if (state !== undefined && state !== 'T' && state !== 't' && state !== 'Z' && state !== 'X') {
-        running = true;
-        break;
-      }
-    }
-    if (!running || Date.now() >= until) return;
+    waiting = waiting.filter((pid) => !passes(readInfo(pid)?.state));
+    if (waiting.length === 0 || Date.now() >= until) return;
     sleepMs(1);
   }
+}
+
+/** Stopped (T, or t under a tracer), or no longer running at all. */
+function isStopped(state: string | undefined): boolean {
+  return state === undefined || state === 'T' || state === 't' || state === 'Z' || state === 'X';
 }
 
 function isAlive(info: ProcInfo | undefined): boolean {
@@ -192,7 +220,8 @@ function readProcesses(withMarks: boolean): Map<number, ProcInfoMarked> {
     if (!Number.isInteger(pid)) continue;
     const info: ProcInfoMarked | undefined = readInfo(pid);
     if (!info) continue;
-    if (withMarks) {
+    // A call of this server started after it: an older process's environment is not read.
+    if (withMarks && info.startTicks >= selfStartTicks()) {
       const mark = readMark(pid);
       if (mark !== undefined) info.marked = new Set([mark, mark.slice(0, mark.indexOf('.') + 1)]);
     }
@@ -206,7 +235,12 @@ function readInfo(pid: number): ProcInfo | undefined {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name is in parentheses and may itself contain spaces or parentheses.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: fields[0]!, ppid: Number(fields[1]), pgrp: Number(fields[2]) };
+    return {
+      state: fields[0]!,
+      ppid: Number(fields[1]),
+      pgrp: Number(fields[2]),
+      startTicks: Number(fields[19]),
+    };
   } catch {
     return undefined; // the process ended while we looked
   }
@@ -238,7 +272,7 @@ function psTable(): Map<number, ProcInfoMarked> {
     for (const line of text.split('\n')) {
       const [pid, ppid, pgrp] = line.trim().split(/\s+/).map(Number);
       if (Number.isInteger(pid) && Number.isInteger(ppid))
-        table.set(pid!, { ppid: ppid!, pgrp: pgrp ?? 0, state: 'S' });
+        table.set(pid!, { ppid: ppid!, pgrp: pgrp ?? 0, state: 'S', startTicks: 0 });
     }
   } catch {
     // No ps: nothing found beyond the roots.
