@@ -87,7 +87,9 @@ export class ProcessPool {
   run(task: ProcessTask, onEvent: (event: ProcessEvent) => void): ProcessCall {
     const proc = this.#idle() ?? this.#spawn();
     clearTimeout(proc.idleTimer);
-    proc.child.channel?.ref(); // a running call keeps the server's event loop alive, as a thread does
+    // A running call (and then its kill, until the exit) keeps the server's event loop alive.
+    proc.child.ref();
+    proc.child.channel?.ref();
     const result = new Promise<PoolTaskResult>((resolve, reject) => {
       proc.call = { callId: task.callId, onEvent, resolve, reject };
     });
@@ -159,7 +161,7 @@ export class ProcessPool {
     this.#processes.add(proc);
     this.#byPid.set(child.pid!, proc);
     child.on('message', (message: unknown) => this.#onMessage(proc, message));
-    // An idle process does not keep the server alive (run() refs its channel while a call runs).
+    // An idle process does not keep the server alive (run() refs it while a call runs).
     child.unref();
     child.channel?.unref();
     // An IPC write to a process that just died: its exit is what counts.
@@ -198,6 +200,7 @@ export class ProcessPool {
   }
 
   #becameIdle(proc: PoolProcess): void {
+    proc.child.unref();
     proc.child.channel?.unref();
     if (this.#processes.size <= this.#options.minProcesses) return;
     proc.idleTimer = setTimeout(() => {

@@ -218,16 +218,31 @@ function readProcesses(withMarks: boolean): Map<number, ProcInfoMarked> {
   for (const entry of readdirSync('/proc')) {
     const pid = Number(entry);
     if (!Number.isInteger(pid)) continue;
-    const info: ProcInfoMarked | undefined = readInfo(pid);
-    if (!info) continue;
-    // A call of this server started after it: an older process's environment is not read.
-    if (withMarks && info.startTicks >= selfStartTicks()) {
+    const info = readInfo(pid);
+    if (info) table.set(pid, info);
+  }
+  if (withMarks) {
+    for (const [pid, info] of table) {
+      if (!mayCarryMark(info, table)) continue;
       const mark = readMark(pid);
       if (mark !== undefined) info.marked = new Set([mark, mark.slice(0, mark.indexOf('.') + 1)]);
     }
-    table.set(pid, info);
   }
   return table;
+}
+
+/**
+ * Whose environment is worth reading: a process started after this one (a call cannot have
+ * started an older one) whose parent is this process (a thread's child) or older than this process
+ * (an orphan adopted by init or a subreaper). A process below another young one is reached from its
+ * marked ancestor by the walk instead.
+ */
+function mayCarryMark(info: ProcInfo, table: Map<number, ProcInfo>): boolean {
+  const since = selfStartTicks();
+  if (info.startTicks < since) return false;
+  if (info.ppid === process.pid) return true;
+  const parent = table.get(info.ppid);
+  return parent === undefined || parent.startTicks < since;
 }
 
 function readInfo(pid: number): ProcInfo | undefined {
