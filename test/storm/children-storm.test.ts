@@ -80,6 +80,23 @@ async function storm(
   }));
 }
 
+/**
+ * Runs a storm on a fresh server, then checks what every storm must leave: once the slots are free
+ * (a call's slot is busy until what it started is gone), no process any call started.
+ */
+async function onStormServer(run: (client: Client) => Promise<void>): Promise<void> {
+  const server = newServer();
+  const client = new InProcessClient(server);
+  try {
+    await run(client);
+    await untilSlotsFree(server);
+    assert.deepEqual(stormChildren(), [], 'processes started by stopped calls are still running');
+  } finally {
+    client.close();
+    await server.close();
+  }
+}
+
 async function untilSlotsFree(server: McpServer): Promise<void> {
   const until = Date.now() + 20_000;
   while (server.stats.freeThreads !== THREADS) {
@@ -96,9 +113,7 @@ for (const [isolation, tool] of [
   ['process', 'storm_process_children'],
 ] as const) {
   test(`a deadline storm on a ${isolation} tool that forks to its last millisecond leaves no child process`, async () => {
-    const server = newServer();
-    const client = new InProcessClient(server);
-    try {
+    await onStormServer(async (client) => {
       const calls = Array.from({ length: CALLS }, (_, n) => ({ tool, way: n % 5 === 4 ? 'exec' : 'fork' }));
       const started = new Set<number>();
       const sampler = setInterval(() => {
@@ -110,13 +125,7 @@ for (const [isolation, tool] of [
         assert.equal(replies.length, 1, `a ${way} call was answered ${replies.length} times`);
         assert.ok(timedOut(replies[0]), `a ${way} call: ${JSON.stringify(replies[0])}`);
       }
-      // A call's slot is busy until what it started is gone: free slots, no children.
-      await untilSlotsFree(server);
-      assert.deepEqual(stormChildren(), [], 'processes started by stopped calls are still running');
-    } finally {
-      client.close();
-      await server.close();
-    }
+    });
   });
 }
 
@@ -125,9 +134,7 @@ test('process-isolated calls that stop in every way each get their own outcome, 
   // are the ones that made a killed process run the next call: they come most often.
   const ways = ['cpu', 'exec', 'grandchildren', 'detached', 'atomics'];
   ways.push(...ways.flatMap(() => ['checkpoint', 'add']));
-  const server = newServer();
-  const client = new InProcessClient(server);
-  try {
+  await onStormServer(async (client) => {
     const calls = Array.from({ length: CALLS }, (_, n) => ({
       tool: ways[n % ways.length] === 'add' ? 'storm_process_add' : 'storm_process_children',
       way: ways[n % ways.length]!,
@@ -145,12 +152,7 @@ test('process-isolated calls that stop in every way each get their own outcome, 
       [],
       `${wrong.length} of ${results.length} calls got an answer that is not their own`,
     );
-    await untilSlotsFree(server);
-    assert.deepEqual(stormChildren(), [], 'processes started by stopped calls are still running');
-  } finally {
-    client.close();
-    await server.close();
-  }
+  });
 });
 
 test('a server that exits while its calls start processes leaves none of them running', async () => {
