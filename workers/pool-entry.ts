@@ -14,6 +14,7 @@
  */
 import { threadId, workerData } from 'node:worker_threads';
 import { FLAG_SLOTS } from '../lib/engine/abandon-reason.js';
+import { callMark } from '../lib/engine/call-mark.js';
 import type { TraceCarrier } from '../lib/engine/call-observer.js';
 import { flagView } from '../lib/engine/cancel-flags.js';
 import { beginCallLoad, CallLife, endCall, setCallLife } from '../lib/engine/thread-life.js';
@@ -25,6 +26,7 @@ import {
   MissingClientCapabilityError,
   type ToolContext,
 } from '../lib/tools/tool-context.js';
+import { beginCallChildren, endCallChildren } from './call-children.js';
 import { beginNativeGuard, refusedAddons } from './native-guard.js';
 import { withCallTrace } from './span-relay.js';
 import { WorkerToolContext } from './worker-context.js';
@@ -64,10 +66,12 @@ export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
     if (Atomics.load(flag, FLAG_SLOTS.reason) !== 0) return NOT_STARTED;
     setCallLife(flag, CallLife.Running);
     const ctx = new WorkerToolContext(task);
+    beginCallChildren(callMark(process.pid, task.callId));
     try {
       return await runHandler(task, ctx, ctx.book);
     } finally {
       ctx.finish();
+      endCallChildren();
     }
   } finally {
     endCall(flag);

@@ -1,9 +1,11 @@
 /**
- * What a pool child process runs for each call of a tool with `isolation: 'process'`.
+ * What a pool child process runs for each call of a tool with `isolation: 'process'`
+ * (lib/engine/process-pool.ts forks it): one `run` at a time, each answered by its `result`.
  *
- * It announces its pid first, so the server can kill this process and every process it spawned the
- * moment the call is abandoned: that is the whole point of process isolation, since a handler stuck
- * in `execSync` or `Atomics.wait` never looks at a flag. The handler is found and run exactly as in
+ * The server kills this process, and every process its call started, the moment the call is
+ * abandoned: that is the whole point of process isolation, since a handler stuck in `execSync` or
+ * `Atomics.wait` never looks at a flag. A call that ends by itself kills what it started and left
+ * running before it answers (call-children.ts). The handler is found and run exactly as in
  * a pool thread (workers/pool-entry), so a tool moves between isolations without changing a line.
  *
  * The context is simpler than a thread's: there is no shared memory, so `checkpoint()` and `signal`
@@ -16,11 +18,15 @@ import type {
   ProcessEvent,
   ProcessReply,
   ProcessRequest,
+  ProcessResult,
+  ProcessRun,
   ProcessTask,
 } from '../lib/engine/process-protocol.js';
+import { killProcesses } from '../lib/engine/process-tree.js';
 import type { PoolTaskResult } from '../lib/engine/worker-protocol.js';
 import { AnswerBook } from '../lib/tools/client-questions.js';
 import { CallAbandonedError, clientRequestMethods, type ToolContext } from '../lib/tools/tool-context.js';
+import { beginCallChildren, endCallChildren } from './call-children.js';
 import { createEventReporter } from './event-reporter.js';
 import { runHandler } from './pool-entry.js';
 import { rebuiltError, remoteViews } from './remote-views.js';
@@ -29,20 +35,32 @@ import { rebuiltError, remoteViews } from './remote-views.js';
 // stray console.log from tool code must not corrupt the protocol stream, so it goes to stderr.
 process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
 
-// When the server is gone, so is the reason to live; a busy handler is killed by the server instead.
-process.on('disconnect', () => process.exit(0));
+// When the server is gone, so is the reason to live, and nothing a call started may outlive it:
+// whatever the running call marked, then this process's group (itself with it).
+process.on('disconnect', () => {
+  if (runningMark !== undefined) killProcesses({ mark: runningMark });
+  process.kill(-process.pid, 'SIGKILL');
+  process.exit(0);
+});
+
+/** The mark of the call running now. */
+let runningMark: string | undefined;
 
 // Ctrl-C in a terminal signals the whole process group, pool processes included. Stopping is the
 // server's decision (it lets calls finish within its grace, then kills what is left), so a pool
 // process does not die on SIGINT by itself.
 process.on('SIGINT', () => {});
 
-function post(event: ProcessEvent): void {
+function post(event: ProcessEvent | ProcessResult): void {
   try {
     process.send?.(event);
-  } catch {
-    // Data that cannot be serialized: the call must not die for a log line.
+  } catch (error) {
+    // Data that cannot be serialized: the call must not die for a log line, nor go unanswered.
     if (event.weft === 'log') process.send?.({ ...event, data: String(event.data) });
+    if (event.weft === 'result') {
+      const message = `The tool's result cannot be sent to the server: ${(error as Error).message}`;
+      process.send?.({ ...event, result: { ok: false, message, abandoned: false, events: 0 } });
+    }
   }
 }
 
@@ -57,6 +75,12 @@ const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (er
 let lastRequestId = 0;
 
 process.on('message', (message: unknown) => {
+  const run = message as Partial<ProcessRun>;
+  if (run?.weft === 'run' && run.task) {
+    const { task } = run;
+    runProcessTask(task).then((result) => post({ weft: 'result', callId: task.callId, result }));
+    return;
+  }
   const { weft, requestId, reply } = (message ?? {}) as Partial<ProcessReply>;
   if (weft !== 'reply' || requestId === undefined || !reply) return;
   const request = waiting.get(requestId);
@@ -80,13 +104,16 @@ function askServer(body: RequestBody): Promise<unknown> {
   });
 }
 
-export default async function runProcessTask(task: ProcessTask): Promise<PoolTaskResult> {
-  post({ weft: 'started', callId: task.callId, pid: process.pid });
+async function runProcessTask(task: ProcessTask): Promise<PoolTaskResult> {
   const context = createProcessContext(task);
+  runningMark = task.mark;
+  beginCallChildren(task.mark);
   try {
     return await runHandler(task, context.ctx, context.book);
   } finally {
     context.finish();
+    endCallChildren();
+    runningMark = undefined;
   }
 }
 

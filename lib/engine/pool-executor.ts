@@ -19,11 +19,13 @@ import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
 import { abandonCode, FLAG_SLOTS } from './abandon-reason.js';
 import type { Admission, Release } from './admission.js';
 import { CallEventSinks, type EventSink } from './call-event-sinks.js';
+import { callMark, nextCallId } from './call-mark.js';
 import { CancelFlags } from './cancel-flags.js';
 import type { EngineCall } from './engine-call.js';
 import type { LostSlots } from './lost-slots.js';
 import type { Outcome } from './outcome.js';
 import { decideWorkerDied, resultOutcome, runPooledCall } from './pooled-call.js';
+import { keepKillingCallProcesses } from './process-tree.js';
 import { TaskAbortHandle } from './task-abort-handle.js';
 import { claimForTermination, PoolLife, terminateWhenSafe } from './thread-life.js';
 import { envKey, workerEnv } from './worker-env.js';
@@ -64,6 +66,8 @@ interface RunningTask {
   /** The tool's name, for the log when its slot is lost. */
   readonly tool: string;
   readonly pool: Piscina;
+  /** What marks the processes its handler starts (call-mark.ts). */
+  readonly mark: string;
   readonly flag: Int32Array;
   readonly abort: TaskAbortHandle;
   /** Gives back the thread slot and the flag's slot together: both are free from the same moment. */
@@ -89,7 +93,6 @@ export class PoolExecutor {
   readonly #sinks = new CallEventSinks();
   /** Tasks waiting for the end of this turn of the event loop (see #postSoon). */
   #toPost: Array<() => void> = [];
-  #nextCallId = 1;
   #closed = false;
 
   constructor(admission: Admission, options: PoolExecutorOptions) {
@@ -113,7 +116,7 @@ export class PoolExecutor {
     waitsForNative = false,
     onNative?: NativeFound,
   ): Promise<Outcome> {
-    const callId = this.#nextCallId++;
+    const callId = nextCallId();
     /** Aborts once the outcome is decided: requests the handler made to the client are withdrawn. */
     let callOver: AbortController | undefined;
     let sink: EventSink | undefined;
@@ -152,6 +155,7 @@ export class PoolExecutor {
         const task: RunningTask = {
           tool: call.tool.name,
           pool: pool.piscina,
+          mark: callMark(process.pid, callId),
           flag: pool.flags.flag(slot),
           abort,
           release: () => {
@@ -342,12 +346,18 @@ export class PoolExecutor {
     const claimed = id === undefined ? undefined : task.pool.threads.find((thread) => thread.threadId === id);
     const dying = claimed ? [claimed] : abortThroughPiscina(task);
     if (claimed) void claimed.terminate();
-    // The slot comes back once every thread that ran the call has exited.
+    // A handler blocked on a child (execSync) lets its thread exit only once that child is gone; the
+    // slot comes back once every thread that ran the call has exited, and all it started is gone.
+    const stopKilling = keepKillingCallProcesses(task.mark);
+    const release = () => {
+      stopKilling();
+      task.release();
+    };
     let alive = dying.length;
-    if (alive === 0) task.release();
+    if (alive === 0) release();
     for (const thread of dying) {
       thread.once('exit', () => {
-        if (--alive === 0) task.release();
+        if (--alive === 0) release();
       });
     }
   }

@@ -150,8 +150,15 @@ export function overloaded(error: OverloadedError): Outcome {
     : { kind: 'overloaded', reason: error.message };
 }
 
-/** What a worker's answer means for its call: the handler's value, or the error it returned. */
-export function resultOutcome(result: PoolTaskResult): Outcome {
+/**
+ * What a worker's answer means for its call: the handler's value, or the error it returned. An
+ * answer that says the handler stopped because its call was abandoned is never a tool error: a
+ * thread says so only once the server has decided the call (the outcome stands), and a process,
+ * which watches the deadline on its own clock, may say it a moment before the server's timer
+ * fires: that call timed out (`limitMs`, its budget).
+ */
+export function resultOutcome(result: PoolTaskResult, limitMs = 0): Outcome {
+  if (result.ok === false && result.abandoned) return { kind: 'timeout', limitMs };
   if (result.ok === true) return { kind: 'ok', value: result.value };
   if (result.ok === 'input-required') return { kind: 'input-required', questions: result.questions };
   return result.missingCapability === undefined

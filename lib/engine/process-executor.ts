@@ -1,37 +1,32 @@
 /**
- * Runs tools with `isolation: 'process'` in a pool of child processes (tinypool's `child_process`
- * runtime), and kills them outright when their call is abandoned.
+ * Runs tools with `isolation: 'process'` in pools of child processes (process-pool.ts), and kills
+ * them outright when their call is abandoned.
  *
  * A thread can be terminated only between JavaScript instructions: a handler blocked inside native
  * code (`execSync`, `Atomics.wait`, a synchronous addon) keeps its thread, and its slot, until that
  * call returns. A process can always be killed. So at the deadline or cancel the outcome is decided
- * and answered at once, then the child and every process it spawned are killed (process-tree.ts):
- * no grace, since there is no shared flag a handler could be watching.
+ * and answered at once, then the child and every process its call started are killed
+ * (process-tree.ts): no grace, since there is no shared flag a handler could be watching. The pool
+ * takes a killed process out of service before it kills it, so it never runs another call.
+ *
+ * Every call has its own outcome: a result that says the handler stopped at the deadline on its
+ * own clock (`abandoned`) is the timeout, and a process's death is only ever its own call's.
  *
  * Slots are counted as for threads, in the same admission control: a call holds its slot until its
- * process has really exited, so a dying process never lets more work run than there are slots.
+ * process has really exited and the processes its call started are gone, so a dying process never
+ * lets more work run than there are slots.
  */
-import type { ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { Tinypool } from 'tinypool';
 import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
-import type { Admission, Release } from './admission.js';
+import type { Admission } from './admission.js';
+import { callMark, nextCallId } from './call-mark.js';
 import type { CallEvents, CallPeer, EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
 import { errorReply, type PeerReply, performPeerOp } from './peer-ops.js';
 import { decideWorkerDied, resultOutcome, runPooledCall } from './pooled-call.js';
-import {
-  isProcessEvent,
-  type ProcessEvent,
-  type ProcessReply,
-  type ProcessRequest,
-  type ProcessTask,
-} from './process-protocol.js';
-import { killProcessTree } from './process-tree.js';
+import { type ProcessCall, ProcessPool } from './process-pool.js';
+import type { ProcessEvent, ProcessRequest, ProcessTask } from './process-protocol.js';
 import { envKey, workerEnv } from './worker-env.js';
-import { deliverCallEvent, type PoolTaskResult } from './worker-protocol.js';
-
-const PROCESS_ENTRY = fileURLToPath(new URL('../../workers/process-entry.js', import.meta.url));
+import { deliverCallEvent } from './worker-protocol.js';
 
 /** Idle child processes are kept this long for the next call, then stopped. */
 const IDLE_TIMEOUT_MS = 30_000;
@@ -44,35 +39,21 @@ export interface ProcessExecutorOptions {
 }
 
 interface RunningCall {
-  readonly pool: Tinypool;
   readonly events: CallEvents;
   /** How the handler's requests reach the client and the server (absent: no client made the call). */
   readonly peer: CallPeer | undefined;
   /** Aborts once the outcome is decided: requests the handler made are withdrawn with it. */
   readonly over: AbortController;
-  /** Sends a message to the child running this call (set by tinypool when the task is posted). */
-  send?: (message: ProcessReply) => void;
-  readonly release: Release;
-  /** Announced by the child when the call starts. */
-  pid?: number;
-  /** The call was abandoned before the child announced itself: kill it as soon as it does. */
-  killOnStart: boolean;
+  readonly process: ProcessCall;
+  /** Its process is being killed: nothing it says counts any more. */
   killed: boolean;
   finished: boolean;
-}
-
-/** The part of tinypool's process worker this executor reads: its pid and its ChildProcess. */
-interface ProcessWorkerView {
-  threadId?: number;
-  process?: ChildProcess;
 }
 
 export class ProcessExecutor {
   readonly #admission: Admission;
   readonly #options: ProcessExecutorOptions;
-  readonly #pools = new Map<string, Tinypool>();
-  readonly #calls = new Map<number, RunningCall>();
-  #nextCallId = 1;
+  readonly #pools = new Map<string, ProcessPool>();
   #closed = false;
 
   constructor(admission: Admission, options: ProcessExecutorOptions) {
@@ -81,26 +62,17 @@ export class ProcessExecutor {
   }
 
   run(call: EngineCall & { tool: RegisteredBlockingTool }): Promise<Outcome> {
-    const callId = this.#nextCallId++;
+    const callId = nextCallId();
+    const mark = callMark(process.pid, callId);
     const over = new AbortController();
     return runPooledCall(this.#admission, call, {
       isClosed: () => this.#closed,
       onDecided: (outcome) => over.abort(outcome.kind),
       start: (release, decision) => {
         const pool = this.#poolFor(call.tool);
-        const entry: RunningCall = {
-          pool,
-          events: call.events,
-          peer: call.peer,
-          over,
-          release,
-          killOnStart: false,
-          killed: false,
-          finished: false,
-        };
-        this.#calls.set(callId, entry);
         const task: ProcessTask = {
           callId,
+          mark,
           toolName: call.tool.handlerName,
           moduleUrl: call.tool.moduleUrl,
           exportName: call.tool.exportName,
@@ -114,28 +86,25 @@ export class ProcessExecutor {
         };
         const trace = call.watch?.carrier();
         if (trace !== undefined) task.trace = trace;
-        // A channel per call: tinypool hands it the way to this call's child (onMessage).
-        const channel = {
-          postMessage: (message: unknown) => {
-            if (isProcessEvent(message)) this.#onEvent(message);
-          },
-          onMessage: (send: (message: ProcessReply) => void) => {
-            entry.send = send;
-          },
+        const entry: RunningCall = {
+          events: call.events,
+          peer: call.peer,
+          over,
+          process: pool.run(task, (event) => this.#onEvent(entry, event)),
+          killed: false,
+          finished: false,
         };
-        pool.run(task, { channel }).then(
-          (result: PoolTaskResult) => {
-            if (result.telemetry) call.watch?.ranOn(result.telemetry.worker, result.telemetry.spans);
+        entry.process.result.then(
+          (result) => {
             entry.finished = true;
-            this.#calls.delete(callId);
-            if (entry.killed) return; // the slot comes back when the process has exited
+            if (result.telemetry) call.watch?.ranOn(result.telemetry.worker, result.telemetry.spans);
             release();
-            decision.decide(resultOutcome(result));
+            // A handler that stopped at the deadline on the process's own clock answers `abandoned`
+            // just before the server's timer fires: the outcome is the timeout, never a tool error.
+            decision.decide(resultOutcome(result, call.budgetMs));
           },
           (error: unknown) => {
             entry.finished = true;
-            this.#calls.delete(callId);
-            if (entry.killed) return;
             release();
             if (decision.decided || this.#closed) return;
             decideWorkerDied(
@@ -149,8 +118,10 @@ export class ProcessExecutor {
         return {
           abandon: () => {
             // No grace: there is no shared flag a handler could be watching.
-            if (entry.pid === undefined) entry.killOnStart = true;
-            else this.#kill(callId, entry);
+            if (entry.finished || entry.killed) return;
+            entry.killed = true;
+            // The slot comes back once the process and everything its call started are gone.
+            void pool.kill(entry.process.pid, mark).then(release);
           },
         };
       },
@@ -162,33 +133,23 @@ export class ProcessExecutor {
     if (!this.#closed) this.#poolFor(tool);
   }
 
-  /** Kills every running call's process tree, then stops every pool. */
+  /** Kills every running call's processes, then stops every pool. */
   async close(): Promise<void> {
     this.#closed = true;
-    for (const [callId, entry] of this.#calls) {
-      if (entry.pid !== undefined) this.#kill(callId, entry);
-    }
     const pools = [...this.#pools.values()];
     this.#pools.clear();
-    await Promise.all(pools.map((pool) => pool.destroy()));
+    await Promise.all(pools.map((pool) => pool.close()));
   }
 
   /** Child processes currently alive across all pools, for tests and diagnostics. */
   get processCount(): number {
     let count = 0;
-    for (const pool of this.#pools.values()) count += pool.threads.length;
+    for (const pool of this.#pools.values()) count += pool.size;
     return count;
   }
 
-  #onEvent(event: ProcessEvent): void {
-    const entry = this.#calls.get(event.callId);
-    if (!entry) return; // the call is over: late events are dropped
-    if (event.weft === 'started') {
-      entry.pid = event.pid;
-      if (entry.killOnStart) this.#kill(event.callId, entry);
-      return;
-    }
-    if (entry.killOnStart || entry.killed) return;
+  #onEvent(entry: RunningCall, event: ProcessEvent): void {
+    if (entry.killed || entry.finished) return; // the call is over: late events are dropped
     if (event.weft === 'request' || event.weft === 'peer') this.#relay(entry, event);
     else deliverCallEvent(entry.events, event);
   }
@@ -198,10 +159,10 @@ export class ProcessExecutor {
     const answer = (reply: PeerReply) => {
       if (entry.finished || entry.killed) return; // nobody waits for it any more
       try {
-        entry.send?.({ weft: 'reply', requestId: request.requestId, reply });
+        entry.process.send({ weft: 'reply', requestId: request.requestId, reply });
       } catch (error) {
         const message = `The answer cannot be sent to the process: ${errorReply(error).message}`;
-        entry.send?.({ weft: 'reply', requestId: request.requestId, reply: { ok: false, message } });
+        entry.process.send({ weft: 'reply', requestId: request.requestId, reply: { ok: false, message } });
       }
     };
     const { peer } = entry;
@@ -222,43 +183,22 @@ export class ProcessExecutor {
     );
   }
 
-  #kill(callId: number, entry: RunningCall): void {
-    if (entry.killed || entry.finished || entry.pid === undefined) return;
-    entry.killed = true;
-    this.#calls.delete(callId);
-    const pid = entry.pid;
-    const child = (entry.pool.threads as unknown as ProcessWorkerView[]).find(
-      (worker) => worker.threadId === pid,
-    )?.process;
-    const alive = child !== undefined && child.exitCode === null && child.signalCode === null;
-    if (alive) child.once('exit', () => entry.release());
-    killProcessTree(pid);
-    if (!alive) entry.release();
-  }
-
-  #poolFor(tool: RegisteredBlockingTool): Tinypool {
+  #poolFor(tool: RegisteredBlockingTool): ProcessPool {
     const heapMb = tool.resourceLimits?.maxOldGenerationSizeMb;
     const key = `${heapMb ?? ''}|${envKey(tool.env)}`;
     let pool = this.#pools.get(key);
     if (pool) return pool;
-    pool = new Tinypool({
-      filename: PROCESS_ENTRY,
-      runtime: 'child_process',
+    pool = new ProcessPool({
       // One process stays warm, and replaces at once one that was killed, so the call after a
       // timeout does not pay a process start.
-      minThreads: 1,
-      maxThreads: this.#options.maxThreads,
-      idleTimeout: IDLE_TIMEOUT_MS,
-      // Structured clone over IPC, so results cross as they would from a thread.
-      serialization: 'advanced',
+      minProcesses: 1,
+      maxProcesses: this.#options.maxThreads,
+      idleTimeoutMs: IDLE_TIMEOUT_MS,
       env: workerEnv(tool.env) ?? (process.env as Record<string, string>),
-      ...(heapMb === undefined ? {} : { execArgv: [...process.execArgv, `--max-old-space-size=${heapMb}`] }),
+      execArgv:
+        heapMb === undefined ? process.execArgv : [...process.execArgv, `--max-old-space-size=${heapMb}`],
+      logError: this.#options.logError,
     });
-    // An idle pool process that dies (killed from outside, the OOM killer) is reported on the pool
-    // itself; unheard, that event would end the server. It is logged, and tinypool replaces it.
-    pool.on('error', (error: unknown) =>
-      this.#options.logError(`weft: a pool process stopped: ${(error as Error)?.message ?? String(error)}`),
-    );
     this.#pools.set(key, pool);
     return pool;
   }

@@ -1,9 +1,9 @@
 /**
- * The messages between the process executor and `workers/process-entry`, a pool child process.
+ * The messages between the process pool and `workers/process-entry`, a pool child process.
  *
  * A child process shares no memory with the server, so there is no cancel flag to raise: a call
- * that is abandoned is killed outright. What the server needs from the child is its pid, announced
- * when the call starts (`started`), so that it can kill that process and everything it spawned.
+ * that is abandoned is killed outright, with every process it started (found by its `mark`). The
+ * server sends a call as `run` and the child answers with its `result`, one call at a time.
  * Progress and log events travel on the same IPC channel as the task's result, and so do a
  * handler's requests to the main thread (a question for the client, a PeerOp: see peer-ops.ts),
  * numbered so that the `reply` the server sends back on that channel finds its waiting request.
@@ -12,10 +12,12 @@ import type { Principal } from '../auth/principal.js';
 import type { TraceCarrier } from './call-observer.js';
 import type { CallInputs } from './engine-call.js';
 import type { PeerOp, PeerReply } from './peer-ops.js';
-import type { CallEvent } from './worker-protocol.js';
+import type { CallEvent, PoolTaskResult } from './worker-protocol.js';
 
 export interface ProcessTask {
   callId: number;
+  /** Put in the environment of every process the handler starts (call-mark.ts). */
+  mark: string;
   toolName: string;
   moduleUrl: string;
   exportName: string;
@@ -37,7 +39,20 @@ export interface ProcessTask {
   trace?: TraceCarrier;
 }
 
-export type ProcessEvent = { weft: 'started'; callId: number; pid: number } | CallEvent | ProcessRequest;
+export type ProcessEvent = CallEvent | ProcessRequest;
+
+/** What the server sends a pool process to run a call. */
+export interface ProcessRun {
+  weft: 'run';
+  task: ProcessTask;
+}
+
+/** The child's answer to a `run`. */
+export interface ProcessResult {
+  weft: 'result';
+  callId: number;
+  result: PoolTaskResult;
+}
 
 /** A handler's request to the main thread, answered by a `ProcessReply` with the same requestId. */
 export type ProcessRequest =

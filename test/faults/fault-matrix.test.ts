@@ -289,7 +289,7 @@ describe('fault matrix over stdio', () => {
     assert.equal(textOf(await client.call('add_in_process', { a: 1, b: 2 })), '3');
     const poolProcesses = descendantsOf(client.pid).filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('tinypool');
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('process-entry');
       } catch {
         return false;
       }
