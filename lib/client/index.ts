@@ -12,6 +12,17 @@ import { McpClient, type McpClientOptions } from './mcp-client.js';
 import { type StdioClientOptions, StdioClientTransport } from './stdio-client-transport.js';
 import { WebSocketClientTransport } from './websocket-client-transport.js';
 
+export type {
+  AudioContent,
+  CallToolResult,
+  ContentBlock,
+  EmbeddedResourceContent,
+  ImageContent,
+  ProgressUpdate,
+  ResourceLinkContent,
+  TextContent,
+  ToolCallResult,
+} from './call-results.js';
 export {
   ConnectionClosedError,
   LinkError,
