@@ -6,16 +6,6 @@
  */
 import type { CallToolResult } from '../tools/content.js';
 
-export type {
-  AudioContent,
-  CallToolResult,
-  ContentBlock,
-  EmbeddedResourceContent,
-  ImageContent,
-  ResourceLinkContent,
-  TextContent,
-} from '../tools/content.js';
-
 /**
  * A tool call's result: its content blocks (text, image, audio, resource link, embedded resource),
  * `structuredContent` when the tool has an output schema, `isError` when the tool failed. Other

@@ -16,11 +16,7 @@ import { McpClient, type McpClientOptions } from '../client/mcp-client.js';
 import type { McpServer } from '../server.js';
 import { MemoryClientTransport, type MemoryTransportOptions } from './memory-transport.js';
 
-export type {
-  ContentBlock,
-  ProgressUpdate,
-  ToolCallResult,
-} from '../client/call-results.js';
+export type { ContentBlock, ProgressUpdate, ToolCallResult } from '../client/index.js';
 export { MemoryClientTransport, type MemoryTransportOptions } from './memory-transport.js';
 
 /** A connected McpClient on `server` (handshake done); `principal` is who the server sees calling. */

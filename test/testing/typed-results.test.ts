@@ -13,14 +13,10 @@ import { connectInMemory } from '../../lib/testing/index.js';
 
 const server = new McpServer({ name: 'typed', version: '1' })
   .tool({
-    name: 'add',
-    inputSchema: {
-      type: 'object',
-      properties: { a: { type: 'integer' }, b: { type: 'integer' } },
-      required: ['a', 'b'],
-    },
-    outputSchema: { type: 'object', properties: { sum: { type: 'integer' } }, required: ['sum'] },
-    handler: ({ a, b }) => ({ sum: a + b }),
+    name: 'square',
+    inputSchema: { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] },
+    outputSchema: { type: 'object', properties: { square: { type: 'number' } }, required: ['square'] },
+    handler: ({ n }) => ({ square: n * n }),
   })
   .tool({
     name: 'count',
@@ -49,11 +45,11 @@ function firstText(result: ToolCallResult): string | undefined {
 describe('typed results of callTool', () => {
   it('gives content blocks, structuredContent and isError their MCP types', async () => {
     const client = await connectInMemory(server);
-    const added = await client.callTool('add', { a: 2, b: 3 });
-    const sum: unknown = added.structuredContent?.sum;
-    assert.equal(sum, 5);
-    assert.equal(firstText(added), '{"sum":5}');
-    const isError: boolean | undefined = added.isError;
+    const squared = await client.callTool('square', { n: 3 });
+    const square: unknown = squared.structuredContent?.square;
+    assert.equal(square, 9);
+    assert.equal(firstText(squared), '{"square":9}');
+    const isError: boolean | undefined = squared.isError;
     assert.equal(isError, undefined);
     const refused = await client.callTool('refuse');
     assert.equal(refused.isError, true);
