@@ -19,7 +19,8 @@ const CLI = fileURLToPath(new URL('../../lib/cli.js', import.meta.url));
 
 const sha = (bytes: Buffer | string) => createHash('sha256').update(bytes).digest('hex');
 
-const server = new McpServer({ name: 'argument-files', version: '1.0.0' })
+// A 4 MiB limit: the test's largest argument (3 MB of text, 2.7 MB of base64) fits, a 5 MB one does not.
+const server = new McpServer({ name: 'argument-files', version: '1.0.0', maxMessageBytes: 4 * 1024 * 1024 })
   .tool({
     name: 'describe',
     description: 'Says what it was given',
@@ -143,6 +144,19 @@ describe('weft call key=@file', () => {
     const twice = await weft(['call', url, 'describe', 'note=@-', '--args', '-'], '{}');
     assert.equal(twice.code, 2);
     assert.match(twice.stderr, /stdin can be read once/);
+  });
+});
+
+describe("weft call with an argument over the server's limit", () => {
+  it("prints the server's reason (the 413's message) in one line and exits 1", async () => {
+    writeFileSync(join(folder, 'huge.txt'), 'h'.repeat(5 * 1024 * 1024));
+    const { code, stderr } = await weft(['call', url, 'describe', `note=@${join(folder, 'huge.txt')}`]);
+    assert.equal(code, 1);
+    assert.match(
+      stderr,
+      /^weft: .*exceeds the 4194304-byte limit: raise the server's maxMessageBytes option/,
+    );
+    assert.equal(stderr.split('\n').length, 2, stderr);
   });
 });
 
