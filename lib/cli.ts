@@ -62,13 +62,29 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * Exits once what was written has left: stdout to a pipe may be written asynchronously, and exiting
+ * at once would cut a large result (`weft call ... | jq`) short.
+ */
+async function exitAfterOutput(code: number): Promise<never> {
+  await Promise.all(
+    [process.stdout, process.stderr].map(
+      (stream) =>
+        new Promise<void>((resolve) =>
+          stream.writableLength > 0 ? stream.write('', () => resolve()) : resolve(),
+        ),
+    ),
+  );
+  process.exit(code);
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
-    if (code >= 0) process.exit(code);
+    if (code >= 0) return exitAfterOutput(code);
   },
   async (error: unknown) => {
     const { text, exitCode, usage: showUsage } = explain(error);
     process.stderr.write(`${text}\n${showUsage ? `${await usage()}\n` : ''}`);
-    process.exit(exitCode);
+    return exitAfterOutput(exitCode);
   },
 );

@@ -1,12 +1,15 @@
 // local-cluster.ts: the whole recipe on one machine, without containers: a redis-server, three
-// replicas (server.js), one `weft worker` (tools.js) and HAProxy with haproxy.cfg, on free ports of
-// 127.0.0.1. `node local-cluster.js` runs it until Ctrl-C; test/deploy/ and the rolling-restart
-// benchmark import it to roll replicas under load. Every process it starts, it stops.
+// replicas (server.js), one `weft worker` (tools.js) and HAProxy with haproxy.cfg, on 127.0.0.1.
+// `node local-cluster.js [--lb-port 8080] [--replica-ports 3000,3001,3002] [--redis-port 6390]`
+// runs it until Ctrl-C (the same from WEFT_LB_PORT, WEFT_REPLICA_PORTS, WEFT_REDIS_PORT; a port not
+// given is a free one). test/deploy/ and the rolling-restart benchmark import it to roll replicas
+// under load. Every process it starts, it stops.
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 /** haproxy.cfg sits beside the sources; the compiled file runs from dist/examples/deploy/. */
@@ -100,6 +103,12 @@ export interface LocalClusterOptions {
   checkInterMs?: number;
   /** Extra environment for the replicas (WEFT_DRAIN_DELAY_MS, WEFT_DRAIN_TIMEOUT_MS...). */
   replicaEnv?: Record<string, string>;
+  /** HAProxy's port (default: a free one). */
+  lbPort?: number;
+  /** One port per replica (default: free ones); its length is the number of replicas. */
+  replicaPorts?: number[];
+  /** Redis' port (default: a free one). */
+  redisPort?: number;
 }
 
 export class LocalCluster {
@@ -131,7 +140,7 @@ export class LocalCluster {
     if (!haproxy) throw new Error('haproxy is not installed (Debian: apt-get install haproxy)');
     this.checkInterMs = options.checkInterMs ?? 200;
     this.#replicaEnv = options.replicaEnv ?? {};
-    const redisPort = await freePort();
+    const redisPort = options.redisPort ?? (await freePort());
     const redisArgs = [
       '--port',
       String(redisPort),
@@ -144,8 +153,8 @@ export class LocalCluster {
     ];
     this.#all.push(await start('redis-server', 'redis-server', redisArgs, {}, /Ready to accept connections/));
     this.redisUrl = `redis://127.0.0.1:${redisPort}`;
-    const count = options.replicas ?? 3;
-    for (let i = 0; i < count; i++) this.ports.push(await freePort());
+    if (options.replicaPorts) this.ports.push(...options.replicaPorts);
+    else for (let i = 0; i < (options.replicas ?? 3); i++) this.ports.push(await freePort());
     await Promise.all(this.ports.map((_, index) => this.startReplica(index)));
     const workerArgs = [
       CLI,
@@ -161,7 +170,7 @@ export class LocalCluster {
     this.#all.push(
       await start('weft worker', process.execPath, workerArgs, {}, /weft worker: serving queue/),
     );
-    const lbPort = await freePort();
+    const lbPort = options.lbPort ?? (await freePort());
     const env: Record<string, string> = {
       WEFT_LB_BIND: `127.0.0.1:${lbPort}`,
       WEFT_CHECK_INTER_MS: String(this.checkInterMs),
@@ -238,13 +247,69 @@ export class LocalCluster {
   }
 }
 
+/** A port from a flag or the environment: a number from 1 to 65535, else a message naming both. */
+function portOf(text: string | undefined, flag: string, variable: string): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  const port = Number(text);
+  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
+    throw new Error(`${flag} (or ${variable}) must be a port from 1 to 65535, got "${text}"`);
+  }
+  return port;
+}
+
+/** The ports the command line, else the environment, asks for. */
+export function clusterPorts(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): Pick<LocalClusterOptions, 'lbPort' | 'replicaPorts' | 'redisPort'> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      'lb-port': { type: 'string' },
+      'replica-ports': { type: 'string' },
+      'redis-port': { type: 'string' },
+    },
+    strict: true,
+  });
+  const replicas = values['replica-ports'] ?? env.WEFT_REPLICA_PORTS;
+  const replicaPorts = replicas
+    ?.split(',')
+    .map((each) => portOf(each.trim(), '--replica-ports', 'WEFT_REPLICA_PORTS')!);
+  if (replicaPorts !== undefined && replicaPorts.length !== 3) {
+    throw new Error(
+      `--replica-ports (or WEFT_REPLICA_PORTS) takes three ports, as haproxy.cfg names three replicas; got "${replicas}"`,
+    );
+  }
+  return {
+    lbPort: portOf(values['lb-port'] ?? env.WEFT_LB_PORT, '--lb-port', 'WEFT_LB_PORT'),
+    redisPort: portOf(values['redis-port'] ?? env.WEFT_REDIS_PORT, '--redis-port', 'WEFT_REDIS_PORT'),
+    replicaPorts,
+  };
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  let ports: ReturnType<typeof clusterPorts>;
+  try {
+    ports = clusterPorts(process.argv.slice(2), process.env);
+  } catch (error) {
+    process.stderr.write(
+      `weft deploy: ${(error as Error).message}\n` +
+        'usage: node local-cluster.js [--lb-port N] [--replica-ports N,N,N] [--redis-port N]\n',
+    );
+    process.exit(2);
+  }
   const cluster = await LocalCluster.start({
     checkInterMs: 1_000,
     replicaEnv: { WEFT_DRAIN_DELAY_MS: '3000' },
+    ...ports,
+  }).catch((error: Error) => {
+    // A port in use shows here, in the words of the process that could not bind it.
+    process.stderr.write(`weft deploy: could not start the cluster: ${error.message}\n`);
+    process.exit(1);
   });
   process.stderr.write(
-    `weft deploy: ${cluster.lbUrl} (Redis ${cluster.redisUrl}); Ctrl-C stops everything\n`,
+    `weft deploy: ${cluster.lbUrl} (replicas on ${cluster.ports.join(', ')}; Redis ${cluster.redisUrl}); ` +
+      'Ctrl-C stops everything\n',
   );
   process.once('SIGINT', () => void cluster.stop().then(() => process.exit(0)));
 }

@@ -30,13 +30,23 @@ interface Explained {
   usage: boolean;
 }
 
-type Coded = Error & { code?: string; syscall?: string; port?: number; address?: string; cause?: unknown };
+type Coded = Error & {
+  code?: string | number;
+  syscall?: string;
+  port?: number;
+  address?: string;
+  cause?: unknown;
+};
 
 /** How `error` is shown: `weft: ...` lines, the exit code, and whether the usage follows. */
 export function explain(error: unknown): Explained {
   const coded = (error ?? {}) as Coded;
   const message = coded.message ?? String(error);
-  if (error instanceof UsageError || coded.code?.startsWith('ERR_PARSE_ARGS_')) {
+  // A JSON-RPC error from a server has a numeric code: only node's own codes are strings.
+  if (
+    error instanceof UsageError ||
+    (typeof coded.code === 'string' && coded.code.startsWith('ERR_PARSE_ARGS_'))
+  ) {
     return { text: `weft: ${message}`, exitCode: EXIT.mistyped, usage: true };
   }
   if (error instanceof CommandFailure)

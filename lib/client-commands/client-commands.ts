@@ -4,11 +4,13 @@
  *
  *   weft list <target>                      tools, one a line (name and description)
  *   weft call <target> <tool> key=value ... the result: text as text, anything else as JSON
+ *                                           (key=@file, key=@- and --args FILE|- read argument data
+ *                                           from files and stdin: call-arguments.ts, argument-files.ts)
  *   weft inspect <target>                   server info, capabilities, tools with their schemas,
  *                                           resources, templates and prompts
  * Options: --protocol auto|legacy|modern (default auto: probe, then fall back), --header
  * 'Name: value' (HTTP, repeatable), --timeout MS, --json (call: the whole result as JSON),
- * --quiet (call: no progress line).
+ * --quiet (call: no progress line), --help (that command's usage; for call, the argument forms).
  *
  * A long call shows its progress as one line on stderr when that is a terminal (progress-line.ts);
  * the result goes to stdout. Ctrl-C cancels the call (the server is told, and a blocking tool's
@@ -17,15 +19,32 @@
 import { parseArgs } from 'node:util';
 import { CommandFailure, EXIT, UsageError } from '../cli/cli-failure.js';
 import { connect, type McpClient } from '../client/index.js';
+import { ArgumentFiles } from './argument-files.js';
 import { callArguments } from './call-arguments.js';
 import { clientTarget } from './client-target.js';
 import { ProgressLine } from './progress-line.js';
 
 export const CLIENT_USAGE = [
   'weft list <target> [--protocol auto|legacy|modern] [--header "Name: value"]',
-  'weft call <target> <tool> [key=value | key:=json ...] [--json] [--timeout MS] [--quiet]',
+  'weft call <target> <tool> [key=value | key:=json | key=@file ...] [--args FILE|-] [--json] [--timeout MS] [--quiet]',
   'weft inspect <target>          (target: http(s)://... | ws(s)://... | ./server.js | "command args")',
 ].join('\n       ');
+
+/** What `weft call --help` adds to the usage: how words become arguments. */
+const CALL_HELP = `
+Arguments are typed by the tool's input schema:
+  n=30              the number 30 for an integer or number property, the text "30" for a string
+  flag=true         a boolean;  items='[1,2]'  JSON for an object or array property
+  key:=json         JSON whatever the schema says
+  key=@path         the value read from a file (key=@- reads stdin). For a string property: the
+                    file's bytes in base64 when the property has contentEncoding "base64" or the file
+                    is not UTF-8 text (an image, a PDF), its text otherwise. For any other property:
+                    its text, typed as if written in place. key:=@path reads JSON from the file.
+  key=\\@text        the literal text "@text"
+  --args FILE|-     a JSON object of arguments (from a file, or - for stdin); key=value words override it
+Options: --protocol auto|legacy|modern, --header "Name: value" (repeatable), --timeout MS (0: none),
+  --json (the whole result as JSON), --quiet (no progress line). Ctrl-C cancels the call (exit 130);
+  a result with isError exits 1, a mistyped argument 2.`;
 
 type Out = (text: string) => void;
 
@@ -41,11 +60,21 @@ export async function runClientCommand(
       timeout: { type: 'string' },
       json: { type: 'boolean', default: false },
       quiet: { type: 'boolean', short: 'q', default: false },
+      args: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
     },
     allowPositionals: true,
     strict: true,
   });
   const [target, ...rest] = positionals;
+  if (values.help) {
+    const usage = CLIENT_USAGE.split('\n')
+      .find((line) => line.includes(`weft ${command} `))!
+      .trim();
+    process.stdout.write(`usage: ${usage}${command === 'call' ? CALL_HELP : ''}\n`);
+    return EXIT.ok;
+  }
+  if (values.args !== undefined && command !== 'call') throw new UsageError('--args is for weft call');
   if (target === undefined)
     throw new UsageError(`weft ${command} needs a target (a URL, a server module or a command)`);
   if (command === 'call' && rest[0] === undefined)
@@ -83,7 +112,8 @@ export async function runClientCommand(
   try {
     if (command === 'list') return await list(client, out);
     if (command === 'inspect') return await inspect(client, out);
-    return await call(client, rest[0]!, rest.slice(1), { asJson: values.json, quiet: values.quiet }, out);
+    const options = { asJson: values.json, quiet: values.quiet, argsFile: values.args };
+    return await call(client, rest[0]!, rest.slice(1), options, out);
   } finally {
     await client.close();
   }
@@ -142,7 +172,7 @@ async function call(
   client: McpClient,
   name: string,
   words: string[],
-  { asJson, quiet }: { asJson: boolean; quiet: boolean },
+  { asJson, quiet, argsFile }: { asJson: boolean; quiet: boolean; argsFile: string | undefined },
   out: Out,
 ): Promise<number> {
   const tool = (await client.listTools()).find((each) => each.name === name);
@@ -151,7 +181,8 @@ async function call(
   }
   let args: Record<string, unknown>;
   try {
-    args = callArguments(words, tool.inputSchema);
+    const files = await ArgumentFiles.open(words, argsFile);
+    args = { ...files.argsObject(), ...callArguments(words, tool.inputSchema, (path) => files.read(path)) };
   } catch (error) {
     throw new CommandFailure(`${(error as Error).message} (tool "${name}")`, EXIT.mistyped);
   }

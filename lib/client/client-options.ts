@@ -4,6 +4,7 @@
  * a message listing what is allowed, not silently ignored.
  */
 import { LOG_LEVELS, type LogLevel } from '../protocol/log-levels.js';
+import type { ProgressUpdate } from './call-results.js';
 import { checkProtocolChoice, type ProtocolChoice } from './era-handshake.js';
 import type { InputHandlers } from './input-answers.js';
 import type { TaskOptions } from './task-follower.js';
@@ -36,7 +37,8 @@ export interface McpClientOptions extends InputHandlers {
 export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
-  onprogress?: (progress: Record<string, unknown>) => void;
+  /** Hears the request's progress notifications (a progress token is sent with it). */
+  onprogress?: (progress: ProgressUpdate) => void;
   /** Extra `_meta` for the request (a progress token is added by onprogress). */
   meta?: Record<string, unknown>;
   /** Answers this request's `input_required` rounds instead of the client's own handlers. */

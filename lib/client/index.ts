@@ -12,6 +12,17 @@ import { McpClient, type McpClientOptions } from './mcp-client.js';
 import { type StdioClientOptions, StdioClientTransport } from './stdio-client-transport.js';
 import { WebSocketClientTransport } from './websocket-client-transport.js';
 
+// The result shapes are plain types of the tools room: importing them loads nothing of the server.
+export type {
+  AudioContent,
+  CallToolResult,
+  ContentBlock,
+  EmbeddedResourceContent,
+  ImageContent,
+  ResourceLinkContent,
+  TextContent,
+} from '../tools/content.js';
+export type { ProgressUpdate, ToolCallResult } from './call-results.js';
 export {
   ConnectionClosedError,
   LinkError,

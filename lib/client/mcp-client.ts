@@ -10,6 +10,7 @@
  */
 
 import { META, TASKS_EXTENSION } from '../protocol/eras.js';
+import type { ProgressUpdate, ToolCallResult } from './call-results.js';
 import { McpError } from './client-errors.js';
 import {
   type CallOptions,
@@ -52,7 +53,7 @@ export class McpClient {
   readonly #capabilities: Record<string, unknown>;
   readonly #clientInfo: { name: string; version: string };
   readonly #listeners = new Map<string, Set<Handler>>();
-  readonly #progress = new Map<string, (params: Params) => void>();
+  readonly #progress = new Map<string, (update: ProgressUpdate) => void>();
   #facts: ServerFacts | undefined;
   #listing: ToolListing | undefined;
   #headers = new ToolHeaderIndex();
@@ -206,7 +207,7 @@ export class McpClient {
    * the server answers -32020 while that listing has expired, the client lists again and retries
    * once with what the fresh listing says (whatever its TTL), for this call only.
    */
-  async callTool(name: string, args: Params = {}, options: ToolCallOptions = {}): Promise<Params> {
+  async callTool(name: string, args: Params = {}, options: ToolCallOptions = {}): Promise<ToolCallResult> {
     const listing = this.#listing;
     const expired = isExpired(listing);
     const attempt = (index: ToolHeaderIndex) => {
@@ -226,7 +227,7 @@ export class McpClient {
       await this.toolListing({ refresh: true, signal: options.signal });
       result = await attempt(this.#headers);
     }
-    return followTask(this.#taskPort(), result, options);
+    return (await followTask(this.#taskPort(), result, options)) as ToolCallResult;
   }
 
   /**
@@ -350,7 +351,7 @@ export class McpClient {
 
   #onNotification(method: string, params: Params): void {
     if (method === 'notifications/progress') {
-      this.#progress.get(JSON.stringify(params.progressToken))?.(params);
+      this.#progress.get(JSON.stringify(params.progressToken))?.(params as unknown as ProgressUpdate);
     } else if (method === 'notifications/message') {
       this.#options.onLog?.(params);
     } else if (method === 'notifications/tools/list_changed') {

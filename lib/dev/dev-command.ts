@@ -7,6 +7,11 @@
  * file that does not compile keeps the running server up until it does; type errors are printed
  * (dev-build.ts) and never stop it. A server that crashes is restarted by the next change.
  *
+ * The server runs in a process group of its own: Ctrl-C in a terminal signals the whole foreground
+ * group, and a server in weft dev's group would get SIGINT from the terminal and then weft dev's own
+ * SIGTERM, which it takes as "again, exiting now" and skips its drain. So only weft dev hears the
+ * terminal, and stops the server once; if weft dev itself ends another way, the server goes too.
+ *
  * Watching is chokidar's: node's recursive `fs.watch` on Linux loses a file that an editor saves
  * atomically (written to a temporary file, renamed over the original), and later edits to it were
  * never seen. Changes are gathered for 100 ms so a save that touches several files restarts once.
@@ -50,6 +55,8 @@ export async function runDevCommand(argv: string[]): Promise<number> {
     const stop = () => dev.stop().then(() => done(0));
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
+    // The terminal closed: the server, in a group of its own, would not hear it.
+    process.once('SIGHUP', stop);
   });
 }
 
@@ -122,9 +129,14 @@ class DevSession {
 
   #spawn(): void {
     const child = spawn(process.execPath, [CLI, 'serve', this.#build.outputOf(this.#entry), ...this.#flags], {
-      stdio: 'inherit',
+      // Its own process group (see the top); no stdin, which a background group may not read.
+      detached: true,
+      stdio: ['ignore', 'inherit', 'inherit'],
     });
     this.#child = child;
+    const orphaned = () => child.kill('SIGKILL');
+    process.once('exit', orphaned);
+    child.once('exit', () => process.off('exit', orphaned));
     this.#log(
       `server started (pid ${child.pid}): weft serve ${this.#relative(this.#entry)} ${this.#flags.join(' ')}`,
     );

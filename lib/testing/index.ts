@@ -6,7 +6,7 @@
  *
  *   const client = await connectInMemory(server);                  // the era is probed, like a real client
  *   const client = await connectInMemory(server, { protocol: 'modern' });   // 2026-07-28, stateless
- *   const result = await client.callTool('fib', { n: 30 });
+ *   const result = await client.callTool('fib', { n: 30 });        // a ToolCallResult: typed content
  *   await client.close();
  *
  * The client is weft's own McpClient (`weft-mcp/client`) over a MemoryClientTransport: the same
@@ -16,6 +16,7 @@ import { McpClient, type McpClientOptions } from '../client/mcp-client.js';
 import type { McpServer } from '../server.js';
 import { MemoryClientTransport, type MemoryTransportOptions } from './memory-transport.js';
 
+export type { ContentBlock, ProgressUpdate, ToolCallResult } from '../client/index.js';
 export { MemoryClientTransport, type MemoryTransportOptions } from './memory-transport.js';
 
 /** A connected McpClient on `server` (handshake done); `principal` is who the server sees calling. */

@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { readJsonBody } from './http-body.js';
 import { acceptOf, reply } from './http-replies.js';
+import { drainBound, refuseOversizedBody } from './oversized-body.js';
 
 export interface PostedMessage {
   /** The parsed JSON body: one message, or a legacy batch. */
@@ -38,13 +39,15 @@ export async function readPostedMessage(
   }
   const body = await readJsonBody(request, maxBodyBytes);
   if (body.kind === 'too-large') {
-    response.setHeader('connection', 'close');
-    reply(
-      response,
-      413,
-      ErrorCode.InvalidRequest,
-      `Request body of ${body.bytes} bytes exceeds the ${maxBodyBytes}-byte limit (maxBodyBytes)`,
-    );
+    const message =
+      `Request body of ${body.bytes} bytes exceeds the ${maxBodyBytes}-byte limit: raise the server's ` +
+      "maxMessageBytes option (or the HTTP transport's maxBodyBytes), or send large data as a resource link";
+    const text = JSON.stringify({
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: ErrorCode.InvalidRequest, message },
+    });
+    refuseOversizedBody(request, response, text, drainBound(maxBodyBytes));
     return undefined;
   }
   if (body.kind === 'parse-error') {

@@ -4,8 +4,9 @@
  * stdout carries protocol and nothing else (logs go to stderr). Outgoing messages produced during
  * one turn of the event loop are written together, which keeps throughput high under pipelined
  * load without delaying any answer past the current turn. Every malformed line is answered, with
- * `id: null`, and the stream carries on. A client that stops reading its answers is stopped being
- * read from (backpressure), so memory stays bounded; a client that is gone ends the connection.
+ * `id: null` (an oversized one with its id when its ends show it), and the stream carries on. A
+ * client that stops reading its answers is stopped being read from (backpressure), so memory stays
+ * bounded; a client that is gone ends the connection.
  */
 import type { Readable, Writable } from 'node:stream';
 import { failure, type JsonRpcMessage, parseError } from '../protocol/json-rpc.js';
@@ -85,11 +86,13 @@ export class StdioTransport {
 
   #onLine(event: LineEvent): void {
     if (event.kind === 'too-large') {
+      // With the id read from the message's ends, the client can match this answer to its request.
       this.#send(
         failure(
-          null,
+          event.id,
           ProtocolError.invalidRequest(
-            `Message of ${event.bytes} bytes exceeds the ${this.#maxMessageBytes}-byte limit (maxMessageBytes)`,
+            `Message of ${event.bytes} bytes exceeds the ${this.#maxMessageBytes}-byte limit: raise the ` +
+              "server's maxMessageBytes option, or send large data as a resource link",
           ),
         ),
       );

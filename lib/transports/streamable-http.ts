@@ -35,7 +35,7 @@ import { ScopeGate } from './scope-gate.js';
 export interface StreamableHttpOptions extends OriginGuardOptions {
   /** The MCP endpoint (default `/mcp`). */
   path?: string;
-  /** Largest accepted request body in bytes (default 4 MiB); larger -> 413. */
+  /** Largest accepted request body in bytes (default: the server's `maxMessageBytes`, 16 MiB); larger -> 413. */
   maxBodyBytes?: number;
   /** A legacy session with nothing running and no open stream for this long is ended (default 30 min). */
   sessionIdleMs?: number;

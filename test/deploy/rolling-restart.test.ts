@@ -13,15 +13,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { rollReplicas, startRollingCluster } from '../../benchmarks/load/replica-roll.js';
 import { RollingLoad } from '../../benchmarks/load/rolling-clients.js';
-import { haproxyBinary, type LocalCluster } from '../../examples/deploy/local-cluster.js';
+import type { LocalCluster } from '../../examples/deploy/local-cluster.js';
+import { haproxyMissing } from '../support/haproxy-missing.js';
 import { redisMissing } from '../support/redis-server.js';
-
-function haproxyMissing(): string | undefined {
-  if (haproxyBinary()) return undefined;
-  const why = "skipped: haproxy is not installed (Debian's haproxy package; .ci/run installs it)";
-  if (process.env.WEFT_REQUIRE_HAPROXY === '1') throw new Error(`WEFT_REQUIRE_HAPROXY=1 but ${why}`);
-  return why;
-}
 
 const missing = haproxyMissing() ?? redisMissing();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,7 +1,7 @@
 /**
  * `weft dev`: a TypeScript server in a project of its own, served on a fixed port, restarted on
  * the same port when one of its files changes, with what changed and the type errors printed and
- * a file that does not compile leaving the running version up.
+ * a file that does not compile leaving the running version up, and Ctrl-C stopping the server once.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -108,6 +108,8 @@ describe('weft dev', () => {
     dev = spawn(process.execPath, [CLI, 'dev', 'src/server.ts', '--http', String(port)], {
       cwd: project,
       stdio: ['ignore', 'pipe', 'pipe'],
+      // A process group of its own, as a shell gives a foreground job: Ctrl-C signals the group.
+      detached: true,
     });
     dev.stdout?.on('data', (chunk: Buffer) => {
       output += chunk;
@@ -208,5 +210,15 @@ describe('weft dev', () => {
       ),
       'v6?',
     );
+  });
+
+  it('stops the server once on Ctrl-C (SIGINT to the whole process group): drained, not "again"', async () => {
+    const serverPid = Number([...output.matchAll(/server started \(pid (\d+)\)/g)].at(-1)![1]);
+    const exited = new Promise<number | null>((resolve) => dev.once('exit', (code) => resolve(code)));
+    process.kill(-dev.pid!, 'SIGINT');
+    assert.equal(await exited, 0);
+    assert.doesNotMatch(output, /again, exiting now/);
+    assert.throws(() => process.kill(serverPid, 0), { code: 'ESRCH' }, 'the server has exited');
+    assert.equal(await callAnswer(port), undefined, 'nothing serves on the port any more');
   });
 });

@@ -2,7 +2,7 @@
  * A property test of the stdio byte stream: whatever way the bytes are cut into chunks (a newline
  * at a chunk's edge, a multi-byte character split in two, many lines in one chunk, a line longer
  * than the limit), the transport yields exactly the lines that were sent, answers each one, and
- * refuses each oversized one once, without losing its neighbours.
+ * refuses each oversized one once (with the id its ends show), without losing its neighbours.
  */
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
@@ -10,6 +10,7 @@ import { test } from 'node:test';
 import fc from 'fast-check';
 import { encodeMessage } from '../../lib/protocol/message-encoding.js';
 import { LineSplitter } from '../../lib/transports/line-splitter.js';
+import { ENVELOPE_BYTES, idOfOversizedMessage } from '../../lib/transports/oversized-message-id.js';
 import { StdioTransport } from '../../lib/transports/stdio.js';
 
 const LIMIT = 64;
@@ -28,9 +29,21 @@ const lineText = fc
       'é'.repeat(LIMIT / 2),
       `${'€'.repeat(21)}a`,
       '🎉'.repeat(LIMIT / 4 + 1),
+      // Oversized with an id at either end, which the refusal carries.
+      `{"jsonrpc":"2.0","id":9,"method":"ping","params":{"pad":"${'p'.repeat(LIMIT)}"}}`,
+      `{"method":"ping","params":{"pad":"${'€'.repeat(LIMIT)}"},"jsonrpc":"2.0","id":"last"}`,
     ),
   )
   .map((text) => text.replaceAll('\n', ' '));
+
+/** The id an oversized line's refusal carries, read from the ends of the line in one piece. */
+function idOfWholeLine(text: string): string | number | null {
+  const bytes = Buffer.from(text);
+  return idOfOversizedMessage(
+    bytes.subarray(0, ENVELOPE_BYTES).toString('utf8'),
+    bytes.subarray(Math.max(0, bytes.length - ENVELOPE_BYTES)).toString('utf8'),
+  );
+}
 
 /** Cuts `bytes` into pieces at the given fractions of its length. */
 function cut(bytes: Buffer, fractions: number[]): Buffer[] {
@@ -62,7 +75,7 @@ test('the line splitter yields the same lines however the stream is chunked', ()
           .filter((text) => text.trim().length > 0 || Buffer.byteLength(text) > LIMIT)
           .map((text) =>
             Buffer.byteLength(text) > LIMIT
-              ? { kind: 'too-large', bytes: Buffer.byteLength(text) }
+              ? { kind: 'too-large', bytes: Buffer.byteLength(text), id: idOfWholeLine(text) }
               : { kind: 'line', text },
           );
         lines += texts.length;
