@@ -12,7 +12,7 @@ import type { ListenStreams } from './router/listen-streams.js';
 import type { TaskRunner } from './router/task-runner.js';
 import type { ServerSessions } from './server-sessions.js';
 import type { ServerTransports } from './server-transports.js';
-import { settledWithin } from './wait-at-most.js';
+import { settledWithin } from './settled-within.js';
 
 /** How long shutdown waits for stdio's last answers to be written (the peer may not read). */
 const FLUSH_WAIT_MS = 1_000;
