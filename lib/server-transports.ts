@@ -108,8 +108,11 @@ export class ServerTransports {
     return transport;
   }
 
-  /** Starts the transports `options` names; when stdio's input ends, the server closes and the process exits. */
-  async listen(options: ListenOptions, close: () => Promise<void>): Promise<void> {
+  /**
+   * Starts the transports `options` names; when stdio's input ends, the server closes and the process
+   * exits (at the latest after `hardStopMs`).
+   */
+  async listen(options: ListenOptions, close: () => Promise<void>, hardStopMs: number): Promise<void> {
     const { sessions, maxMessageBytes, logError } = this.#parts;
     if (options.stdio) {
       // Stdio has no OAuth (the spec says it SHOULD NOT): a fixed principal may stand in for one.
@@ -118,7 +121,7 @@ export class ServerTransports {
         maxMessageBytes,
       });
       this.#stdio = stdio;
-      stdio.ended.then(() => shutdownAndExit(close, logError));
+      stdio.ended.then(() => shutdownAndExit(close, logError, hardStopMs));
     }
     if (options.http) {
       const { port, host, ...rest } = options.http;
@@ -145,10 +148,11 @@ export class ServerTransports {
     }
   }
 
-  /** The first step of shutdown: stdio reads no more, HTTP takes no new requests. */
+  /** The first step of shutdown: stdio reads no more, HTTP takes no new requests, WebSocket no upgrade. */
   stopAccepting(): void {
     this.#stdio?.stopReading();
     for (const transport of this.#http) transport.stopAccepting();
+    for (const transport of this.#ws) transport.stopAccepting();
   }
 
   /** Draining: the HTTP listeners take no new connection (requests on open ones go on). */

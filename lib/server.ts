@@ -15,7 +15,7 @@ import type { CallerHolding } from './engine/fair-queue.js';
 import type { MountedUpstream, MountOptions } from './gateway/mounted-upstream.js';
 import type { Upstream } from './gateway/upstream-target.js';
 import { ServerHealth } from './health/server-health.js';
-import { handleProcessSignals } from './process-signals.js';
+import { HARD_STOP_MARGIN_MS, handleProcessSignals } from './process-signals.js';
 import type { PromptDefinition } from './prompts/prompt-definition.js';
 import type { SchemaPromptDefinition } from './prompts/prompt-schema.js';
 import { SKILLS_EXTENSION } from './protocol/skills-extension.js';
@@ -26,7 +26,7 @@ import type { MessageSink, PeerAddress } from './router/session.js';
 import { addSkillMethods } from './router/skill-methods.js';
 import { assembleServer, type ServerCore } from './server-assembly.js';
 import { checkServerOptions, type ListenOptions, type McpServerOptions } from './server-options.js';
-import { shutDown } from './server-shutdown.js';
+import { shutDown, shutdownBoundMs } from './server-shutdown.js';
 import { ServerTransports } from './server-transports.js';
 import { SkillCatalog, SkillRegistrationError } from './skills/skill-catalog.js';
 import { skillResources } from './skills/skill-resources.js';
@@ -265,13 +265,16 @@ export class McpServer {
     await tasks.store.ready();
     await engine.ready();
     engine.warmUp(tools.sorted());
-    await this.#transports.listen(options, () => this.close());
+    // Past the documented bound of a drain (docs/deploying.md), the process exits regardless.
+    const hardStopMs = shutdownBoundMs(this.#options) + HARD_STOP_MARGIN_MS;
+    await this.#transports.listen(options, () => this.close(), hardStopMs);
     this.#health.ready();
     if (options.handleSignals ?? true)
       handleProcessSignals(
         () => this.close(),
         logError,
         () => this.drain(),
+        hardStopMs,
       );
   }
 

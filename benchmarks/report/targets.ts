@@ -5,6 +5,7 @@
 
 import type { MachineCapacity } from '../load/machine-capacity.js';
 import { checkAuthTargets } from './auth-targets.js';
+import { checkDeadlineTargets } from './deadline-targets.js';
 import { formatNumber } from './markdown-table.js';
 import type { Measurement } from './measurement.js';
 import { checkModernHttpTargets } from './modern-http-targets.js';
@@ -108,6 +109,7 @@ export function checkTargets(
   checks.push(...checkAuthTargets(measurements));
   checks.push(...noisyNeighbourTargets(measurements));
   checks.push(...checkTelemetryTargets(measurements));
+  checks.push(...checkDeadlineTargets(measurements));
   return checks;
 }
 

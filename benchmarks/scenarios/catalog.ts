@@ -5,6 +5,7 @@ import { coTenants } from './co-tenants.js';
 import { coldStartScenario } from './cold-start.js';
 import { cpuThroughput } from './cpu-throughput.js';
 import { dispatchOverhead } from './dispatch-overhead.js';
+import { firstCallDeadline } from './first-call-deadline.js';
 import { fleet } from './fleet.js';
 import { memory } from './memory.js';
 import { middlewareCost } from './middleware-cost.js';
@@ -28,6 +29,7 @@ export const SCENARIOS: readonly Scenario[] = [
   fleet,
   noisyNeighbour,
   timeouts,
+  firstCallDeadline,
   memory,
   coTenants,
   middlewareCost,

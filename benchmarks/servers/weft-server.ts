@@ -7,10 +7,12 @@ import { addDemoTools } from '../../examples/demo-tools.js';
  * (the pool's niceIncrement; weft's default otherwise), and --fairness off (first come, first served).
  * `--issuer URL --audience URL` protects the HTTP endpoint with `oauthResourceServer` (the
  * modern-http-auth scenario). `pool_stats` answers with `server.stats.callers`, what each caller holds and waits for.
+ * `--spin-process` adds `spin_process`, the runaway spin in a pool process (first-call-deadline).
  */
 import { McpServer, oauthResourceServer } from '../../lib/index.js';
 import { readPeerOptions } from '../peers/peer-options.js';
 import noopBlocking from './noop-blocking.js';
+import spinProcess from './spin-process.js';
 
 const argv = process.argv.slice(2);
 /** Takes `--name value` out of argv (the peers' shared flags are parsed strictly). */
@@ -18,6 +20,8 @@ const own = (name: string): string | undefined => {
   const at = argv.indexOf(name);
   return at === -1 ? undefined : argv.splice(at, 2)[1];
 };
+const spinInProcess = argv.includes('--spin-process');
+if (spinInProcess) argv.splice(argv.indexOf('--spin-process'), 1);
 const issuer = own('--issuer');
 const audience = own('--audience');
 const auth = issuer ? oauthResourceServer({ issuer, audience }) : undefined;
@@ -49,6 +53,7 @@ const server: McpServer = addDemoTools(
     handler: (): string => JSON.stringify(server.stats.callers),
   });
 if (options.noopMiddleware) server.use((_ctx, next) => next());
+if (spinInProcess) server.tool(spinProcess);
 
 await server.listen({
   stdio: options.stdio,

@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Engine } from '../engine/engine.js';
 import type { TaskStore } from '../tasks/task-store.js';
+import { closeListener, trackSockets } from '../transports/listener-close.js';
 import { DependencyWatch } from './dependency-watch.js';
 import { type HealthOptions, healthPathsOf } from './health-options.js';
 import { HealthRoutes } from './health-routes.js';
@@ -80,6 +81,7 @@ export class ServerHealth {
       const pathname = new URL(request.url ?? '/', 'http://localhost').pathname;
       if (!routes.serve(pathname, request, response)) response.writeHead(404).end();
     });
+    trackSockets(server);
     this.#listeners.push(server);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -103,15 +105,7 @@ export class ServerHealth {
   async close(): Promise<void> {
     this.readiness.enter('stopped');
     for (const watch of this.#watches) watch.stop();
-    await Promise.all(
-      this.#listeners.splice(0).map(
-        (server) =>
-          new Promise<void>((resolve) => {
-            server.close(() => resolve());
-            server.closeAllConnections();
-          }),
-      ),
-    );
+    await Promise.all(this.#listeners.splice(0).map(closeListener));
   }
 
   #watch(name: string, probe: () => Promise<boolean>): void {

@@ -159,6 +159,8 @@ export class ListenStreams {
   /** Each open stream, with the cancellation of its listen request (which ends it). */
   readonly #streams = new Map<ListenStream, Cancellation>();
   readonly #options: ListenStreamOptions;
+  /** Shutdown ended the streams: no new one opens. */
+  #ended = false;
   /** Streams open on each session (a session's entry goes with its last stream). */
   readonly #perSession = new Map<Session, number>();
   readonly #maxPerConnection: number;
@@ -199,12 +201,23 @@ export class ListenStreams {
       if (stream.taskIds.has(taskId) && stream.owner === owner) stream.offerTask(taskId, detail);
   }
 
-  /** Ends every stream gracefully (shutdown): each listen request is answered `complete`. */
+  /**
+   * Ends every stream gracefully (shutdown): each listen request is answered `complete`, and a listen
+   * asked for after this moment is refused (-32011): a stream opened now would hold the drain open
+   * until the grace ran out, for a client that must reconnect elsewhere anyway.
+   */
   endAll(): void {
+    this.#ended = true;
     for (const cancellation of [...this.#streams.values()]) cancellation.cancel('shutdown');
   }
 
   #listen({ session, request, params, sink, scope }: MethodContext): Promise<unknown> | typeof NO_RESPONSE {
+    if (this.#ended) {
+      throw new ProtocolError(
+        ErrorCode.ShuttingDown,
+        'The server is shutting down; listen again once it is back',
+      );
+    }
     const granted = this.#grant(readFilter(params.notifications), scope.principal);
     // A connection already gone could never end the stream (its close has run): nothing to open.
     if (session.closed) return NO_RESPONSE;

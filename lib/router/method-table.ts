@@ -18,6 +18,11 @@ export interface MethodContext {
   scope: RequestScope;
   /** The request's telemetry, handed to the engine with its calls (undefined: not tracing). */
   trace?: CallTrace | undefined;
+  /**
+   * When the request reached the router (`performance.now()` ms): deadlines count from here
+   * (engine/deadline.ts, budgetLeftMs). Absent in contexts made by hand, which count from the call.
+   */
+  arrivedAt?: number;
 }
 
 export type MethodResult = unknown | typeof NO_RESPONSE;

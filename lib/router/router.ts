@@ -281,7 +281,8 @@ export class Router {
     }
     let result: unknown;
     try {
-      const context = { session, params: request.params ?? {}, request, sink, scope, trace };
+      const arrivedAt = performance.now();
+      const context = { session, params: request.params ?? {}, request, sink, scope, trace, arrivedAt };
       // A handler's calls to its own server already went through middleware as their request.
       const chain = fromClient ? this.#middleware : undefined;
       result = chain === undefined ? handler(context) : chain.request(context, handler);

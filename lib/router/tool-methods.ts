@@ -10,7 +10,7 @@
  * A handler's questions to the client take rounds in a modern request (mrtr-rounds.ts).
  */
 
-import { effectiveBudgetMs } from '../engine/deadline.js';
+import { budgetLeftMs, effectiveBudgetMs } from '../engine/deadline.js';
 import type { Engine } from '../engine/engine.js';
 import type { CallEvents, CallPeer } from '../engine/engine-call.js';
 import type { Outcome } from '../engine/outcome.js';
@@ -168,12 +168,15 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
       const peer = options.peer ? { peer: options.peer(ctx) } : {};
       const caller = options.callers ? { caller: options.callers.callerOf(ctx, tool, args) } : {};
       let inputs = round?.inputs;
-      // Each attempt has the whole deadline: a round ends an attempt, the retry is a new call.
+      // Each attempt has the whole deadline: a round ends an attempt, the retry is a new call. The
+      // first counts from the request's arrival: what ran before it (the first call compiling its
+      // schema, a middleware) is within the deadline, so the answer comes at the deadline.
       for (let live = 0; ; live++) {
         const outcome = await engine.run({
           tool,
           args,
-          budgetMs,
+          budgetMs:
+            live === 0 && ctx.arrivedAt !== undefined ? budgetLeftMs(budgetMs, ctx.arrivedAt) : budgetMs,
           cancellation,
           events: callEvents(ctx, tool),
           auth: ctx.scope.principal,
@@ -205,7 +208,12 @@ export function addToolMethods(router: Router, options: ToolMethodOptions): void
         if (outcome.kind === 'tool-error' && outcome.missingCapability !== undefined && round) {
           throw missingCapabilityError(outcome.missingCapability, outcome.message);
         }
-        return toWire(tool, outcome, options.maxResultBytes);
+        // The timeout names the tool's deadline, not the part of it that was left at the start.
+        return toWire(
+          tool,
+          outcome.kind === 'timeout' ? { kind: 'timeout', limitMs: budgetMs } : outcome,
+          options.maxResultBytes,
+        );
       }
     } finally {
       session.end(request.id);

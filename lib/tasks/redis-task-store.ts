@@ -292,6 +292,14 @@ export class RedisTaskStore implements TaskStore {
     );
   }
 
+  /** Shutdown's last resort when `close` hangs (Redis up but not answering): drop both connections. */
+  disconnect(): void {
+    this.#closed = true;
+    for (const timer of this.#timers) clearInterval(timer);
+    this.#subscriber?.disconnect();
+    this.#redis.disconnect();
+  }
+
   #renew(): void {
     if (this.#held.size === 0 || this.#closed) return;
     const pipeline = this.#redis.pipeline();

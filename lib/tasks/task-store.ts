@@ -57,4 +57,6 @@ export interface TaskStore {
    */
   handOver?(taskId: string): void;
   close(): Promise<void>;
+  /** Cuts the store's connections at once, when `close` did not finish in time (shutdown's bound). */
+  disconnect?(): void;
 }

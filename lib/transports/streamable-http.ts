@@ -25,6 +25,7 @@ import type { Connect } from './connection.js';
 import { type CorsOptions, CorsPolicy } from './cors.js';
 import { header, reply } from './http-replies.js';
 import { LegacyHttpSessions } from './legacy-http-sessions.js';
+import { closeListener, trackSockets } from './listener-close.js';
 import { ModernHttpRequests } from './modern-http-requests.js';
 import type { ModernRouting } from './modern-request-checks.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
@@ -187,6 +188,7 @@ export class StreamableHttpTransport {
   async listen(port: number, host = '127.0.0.1'): Promise<AddressInfo> {
     checkListenAudience(this.#options.auth, host, 'HTTP');
     const server = createServer(this.handle);
+    trackSockets(server);
     this.#server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -214,13 +216,8 @@ export class StreamableHttpTransport {
     this.#accepting = false;
     this.#legacy.close();
     this.#modern.close();
-    const server = this.#server;
-    if (server) {
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-    }
+    // Half-open requests and upgraded sockets included: a connection never holds the stop.
+    if (this.#server) await closeListener(this.#server);
   }
 
   async #handle(request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) {

@@ -19,7 +19,7 @@
  *   closed with 1008 (policy violation, reason "token expired"): its calls are cancelled and a
  *   message arriving after that moment is not served. The client reconnects with a fresh token.
  */
-import type { IncomingMessage, Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { checkListenAudience } from '../auth/host-audience.js';
@@ -29,6 +29,7 @@ import { ProtocolError } from '../protocol/protocol-error.js';
 import type { PeerAddress } from '../router/session.js';
 import { type AuthHook, callAuthHook, isAccepted } from './bearer-auth.js';
 import { type Connect, peerOf } from './connection.js';
+import { closeListener, trackSockets } from './listener-close.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
 
 export interface WebSocketOptions extends OriginGuardOptions {
@@ -75,6 +76,10 @@ export class WebSocketTransport {
   /** Upgrades past the checks whose socket is not open yet (the auth hook may take a while). */
   #upgrading = 0;
   #server: WebSocketServer | undefined;
+  /** The HTTP server of its own port, when it has one (a shared one is closed by its owner). */
+  #ownServer: Server | undefined;
+  /** Shutdown began: upgrades are refused (503), as HTTP refuses new requests. */
+  #stopped = false;
   #heartbeat: NodeJS.Timeout | undefined;
   readonly #alive = new WeakMap<WebSocket, boolean>();
   /** The principal each accepted upgrade request was granted, until its connection opens. */
@@ -95,10 +100,18 @@ export class WebSocketTransport {
   /** Listens on its own port. */
   async listen(port: number, host = '127.0.0.1'): Promise<AddressInfo> {
     checkListenAudience(this.#options.auth, host, 'WebSocket');
-    const server = this.#createServer({ port, host });
+    // Its own HTTP server rather than the one `ws` would make, so that closing can end its
+    // connections (a half-open request would otherwise hold the close: listener-close.ts).
+    const server = createServer((_request, response) => {
+      const body = STATUS_CODES[426]!;
+      response.writeHead(426, { 'content-type': 'text/plain', 'content-length': body.length }).end(body);
+    });
+    trackSockets(server);
+    this.#ownServer = server;
+    this.#createServer({ server });
     await new Promise<void>((resolve, reject) => {
-      server.once('listening', resolve);
       server.once('error', reject);
+      server.listen(port, host, () => resolve());
     });
     return server.address() as AddressInfo;
   }
@@ -112,15 +125,24 @@ export class WebSocketTransport {
     return this.#server?.clients.size ?? 0;
   }
 
+  /** The first step of shutdown: upgrades are refused from now on (open sockets are served). */
+  stopAccepting(): void {
+    this.#stopped = true;
+  }
+
   async close(): Promise<void> {
+    this.#stopped = true;
     if (this.#heartbeat) clearInterval(this.#heartbeat);
     const server = this.#server;
     if (!server) return;
     for (const socket of server.clients) socket.terminate();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await Promise.all([
+      new Promise<void>((resolve) => server.close(() => resolve())),
+      this.#ownServer && closeListener(this.#ownServer),
+    ]);
   }
 
-  #createServer(where: { port: number; host: string } | { server: Server }): WebSocketServer {
+  #createServer(where: { server: Server }): WebSocketServer {
     const server = new WebSocketServer({
       ...where,
       ...(this.#options.path ? { path: this.#options.path } : {}),
@@ -143,6 +165,10 @@ export class WebSocketTransport {
     request: IncomingMessage,
     done: (ok: boolean, code?: number, message?: string, headers?: Record<string, string>) => void,
   ): void {
+    if (this.#stopped) {
+      done(false, 503, 'The server is shutting down; connect again once it is back');
+      return;
+    }
     const problem = originProblem(request.headers, this.#options, false);
     if (problem) {
       done(false, 403, problem);

@@ -181,6 +181,26 @@ describe('subscriptions/listen', () => {
     connection.close();
   });
 
+  it('is refused (-32011) once shutdown has ended the streams, so the drain ends with the calls', async () => {
+    const own = buildModernServer({ shutdownGraceMs: 5_000 });
+    own.tool({
+      name: 'wait_a_moment',
+      inputSchema: { type: 'object' },
+      handler: () => new Promise((resolve) => setTimeout(() => resolve('done'), 300)),
+    });
+    const client = new InProcessClient(own);
+    const running = call(client, 'wait_a_moment');
+    await tick(20);
+    const started = Date.now();
+    const closing = own.close();
+    const late = await Promise.race([listen(client, 'late', { toolsListChanged: true }), tick(1_000)]);
+    assert.equal((await running).result?.content?.[0]?.text, 'done');
+    await closing;
+    assert.equal((late as { error?: { code: number } } | undefined)?.error?.code, -32011);
+    const took = Date.now() - started;
+    assert.ok(took < 3_000, `the drain took ${took} ms: a listen opened while stopping held it to the grace`);
+  });
+
   it('is answered complete, with its subscriptionId, when the server shuts down', async () => {
     const own = buildModernServer();
     const client = new InProcessClient(own);

@@ -9,6 +9,8 @@ import { freePort } from './free-port.js';
 export interface RedisUnderTest {
   url: string;
   port: number;
+  /** Its process, for tests that stall it (SIGSTOP: connections stay up, nothing is answered). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -66,6 +68,7 @@ export async function startRedis(port?: number): Promise<RedisUnderTest> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    pid: child.pid!,
     stop: () =>
       new Promise((resolve) => {
         // Killed already (a second stop): a killed child has a signalCode and no exitCode.

@@ -1,0 +1,60 @@
+/**
+ * A call's deadline counts from the request's arrival, not from the moment its work could start:
+ * whatever ran before (a middleware, the first call loading the schema compiler and compiling its
+ * schema) is spent from the call's budget, so a runaway call is answered at its deadline, inline
+ * and on the pool alike, and the timeout still names the tool's whole deadline.
+ */
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { addDemoTools } from '../../examples/demo-tools.js';
+import { abortableSleep } from '../../lib/abortable-sleep.js';
+import { McpServer } from '../../lib/index.js';
+import { InProcessClient } from '../support/in-process-client.js';
+
+/** What ran before the call's work: long next to the deadlines below, so the origin shows plainly. */
+const BEFORE_MS = 700;
+
+/** Holds the event loop, as loading and compiling on a first call does. */
+function busyFor(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {}
+}
+
+const server = addDemoTools(new McpServer({ name: 'deadlines', version: '1', pool: { maxThreads: 1 } }))
+  .tool({
+    name: 'wait_forever',
+    inputSchema: { type: 'object' },
+    timeoutMs: 1_000,
+    handler: async (_args, ctx) => {
+      await abortableSleep(60_000, ctx.signal);
+      return 'never';
+    },
+  })
+  .use((ctx, next) => {
+    if (ctx.method === 'tools/call') busyFor(BEFORE_MS);
+    return next();
+  });
+after(() => server.close());
+
+async function answeredAfter(name: string, args: Record<string, unknown>) {
+  const client = new InProcessClient(server);
+  await client.initialize();
+  const started = performance.now();
+  const reply = await client.callTool(name, args);
+  client.close();
+  return { ms: performance.now() - started, text: reply.result?.content?.[0]?.text ?? '' };
+}
+
+describe('a deadline counts from the request arrival', () => {
+  it('inline: answered at its deadline, with what ran before the call inside it', async () => {
+    const { ms, text } = await answeredAfter('wait_forever', {});
+    assert.match(text, /within its 1000 ms deadline/);
+    assert.ok(ms < 1_000 + BEFORE_MS / 2, `answered after ${ms.toFixed(0)} ms; the deadline is 1000 ms`);
+  });
+
+  it('on the pool: the runaway spin is answered at its deadline, with what ran before inside it', async () => {
+    const { ms, text } = await answeredAfter('spin', { ms: 10_000 });
+    assert.match(text, /within its 2000 ms deadline/);
+    assert.ok(ms < 2_000 + BEFORE_MS / 2, `answered after ${ms.toFixed(0)} ms; the deadline is 2000 ms`);
+  });
+});
