@@ -243,9 +243,9 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
     }
     const token = match[1]!;
     const key = tokenDigest(token);
-    const cached = verified.get(key, resource);
-    if (cached !== undefined && cached.freshUntil > Date.now())
-      return scopedVerdict(cached.principal, resource);
+    const now = Date.now();
+    const cached = verified.get(key, resource, now);
+    if (cached !== undefined && cached.freshUntil > now) return scopedVerdict(cached.principal, resource);
     return verifyAndRemember(token, key, resource, introspectionSource(request), cached);
   };
 

@@ -158,6 +158,8 @@ describe('what bad tokens cost the authorization server', () => {
           endpoint: endpoint.url,
           maxConcurrent: 4,
           maxQueued: 8,
+          // The lane's bounds alone: one source's budget (introspection-flood.test.ts) set aside.
+          perSourceBurst: 1_000,
         },
       });
       const verdicts = await Promise.all(
