@@ -5,7 +5,8 @@
  * with a reason its client can act on (a WebSocket close code and reason; the GET stream simply
  * ends, and the client's next GET gets the 401 challenge; the listen request answered -32014 with
  * the status a new request would get). A legacy session whose GET stream ended so is no longer
- * busy: it expires when idle.
+ * busy: it expires when idle. While the token cannot be checked (the endpoint limits weft), a
+ * WebSocket holding a token verified before stays open through the stale window, then closes 1013.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -15,6 +16,7 @@ import {
   type AuthorizationServerUnderTest,
   startAuthorizationServer,
 } from '../support/authorization-server.js';
+import { standIn } from '../support/introspection-stand-in.js';
 import { SseReader } from '../support/sse-reader.js';
 import { until } from '../support/until.js';
 import { envelope, standardHeaders } from '../transports/modern-http-peer.js';
@@ -212,3 +214,56 @@ for (const kind of LAPSES) {
     });
   });
 }
+
+describe('a token that cannot be checked any more', () => {
+  it('keeps a WebSocket open through its stale window, then closes it 1013 (try again later)', async () => {
+    let limiting = false;
+    const endpoint = await standIn(async (token) =>
+      limiting
+        ? { status: 429, body: { error: 'slow_down' }, headers: { 'retry-after': '30' } }
+        : {
+            status: 200,
+            body: { active: true, aud: AUDIENCE, sub: token, exp: Math.floor(Date.now() / 1000) + 120 },
+          },
+    );
+    const auth = oauthResourceServer({
+      issuer: 'https://as.example',
+      audience: AUDIENCE,
+      introspection: {
+        clientId: 'weft',
+        clientSecret: 'weft-secret',
+        endpoint: endpoint.url,
+        cacheTtlMs: 300,
+        staleWindowMs: 1_500,
+      },
+    });
+    const stale = new McpServer({ name: 'stale', version: '1', pool: { maxThreads: 1 } });
+    await stale.listen({ ws: { port: 0, auth, heartbeatMs: 0 }, handleSignals: false });
+    try {
+      const socket = new WebSocket(`ws://127.0.0.1:${stale.addresses.ws!.port}`, 'mcp', {
+        headers: bearer('real-ws'),
+      });
+      const closed = new Promise<{ code: number; reason: string; at: number }>((resolve) =>
+        socket.once('close', (code, reason) => resolve({ code, reason: String(reason), at: Date.now() })),
+      );
+      await new Promise((resolve, reject) => {
+        socket.once('open', resolve);
+        socket.once('error', reject);
+      });
+      const verifiedAt = Date.now();
+      limiting = true;
+      const early = await Promise.race([
+        closed,
+        new Promise((resolve) => setTimeout(() => resolve('open'), 300 + 1_000)),
+      ]);
+      assert.equal(early, 'open', 'served on its earlier verdict within the stale window');
+      const { code, reason, at } = await by(verifiedAt + 300 + 1_500 + SLACK_MS, 'the WebSocket', closed);
+      assert.equal(code, 1013, `closed ${code} ${reason}`);
+      assert.match(reason, /could not check the token|not answering/);
+      assert.ok(at - verifiedAt >= 300 + 1_500 - 50, `closed ${at - verifiedAt} ms after verification`);
+    } finally {
+      await stale.close();
+      await endpoint.close();
+    }
+  });
+});
