@@ -223,6 +223,8 @@ export class WebSocketTransport {
     let lapsed = false;
     const stopWatching = this.#rights.watch(request, principal, (lapse) => {
       lapsed = true;
+      // Its calls stop now, not once the peer has answered the close frame.
+      connection.close();
       const { code, reason } = closeFor(lapse);
       socket.close(code, reason);
     });
