@@ -181,12 +181,14 @@ describe('the stale window', () => {
         audience: AUDIENCE,
         introspection: { ...CREDENTIALS, endpoint: endpoint.url, cacheTtlMs: 200, staleWindowMs: 2_500 },
       });
+      // real-long is verified between these two moments: its windows end between them + 200 ms, + 2.7 s.
       const verifiedAt = Date.now();
       assert.equal(statusOf(await hook(requestWith('real-long', '127.0.0.2'))), 200);
+      const verifiedBy = Date.now();
       assert.equal(statusOf(await hook(requestWith('real-short', '127.0.0.2'))), 200);
       limiting = true;
       assert.equal(statusOf(await hook(requestWith('bogus-opens-the-breaker', '127.0.0.1'))), 503);
-      await sleep(300);
+      await sleep(Math.max(0, verifiedBy + 200 + 50 - Date.now()));
       assert.equal(statusOf(await hook(requestWith('real-long', '127.0.0.2'))), 200, 'stale, still served');
       assert.equal(
         statusOf(await hook(requestWith('real-new', '127.0.0.2'))),
@@ -202,7 +204,7 @@ describe('the stale window', () => {
         200,
         'real-long still stale-served',
       );
-      await sleep(Math.max(0, verifiedAt + 200 + 2_500 - Date.now() + 50));
+      await sleep(Math.max(0, verifiedBy + 200 + 2_500 - Date.now() + 50));
       assert.equal(
         statusOf(await hook(requestWith('real-long', '127.0.0.2'))),
         503,
