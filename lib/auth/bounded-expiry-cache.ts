@@ -47,6 +47,10 @@ export class BoundedExpiryCache<T> {
     this.#entries.set(key, { value, expiresAt });
   }
 
+  delete(key: string): void {
+    this.#entries.delete(key);
+  }
+
   get size(): number {
     return this.#entries.size;
   }

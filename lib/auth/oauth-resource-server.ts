@@ -2,9 +2,12 @@
  * `oauthResourceServer`: the MCP server as an OAuth 2.1 resource server, as an `auth` hook.
  *
  * Per request, in this order: the canonical URL (given, or from the request), a token in the query
- * string refused, the `Authorization: Bearer` header read, the verified-token cache consulted (by
- * the token's digest, for this audience), else the token verified (a JWT against the issuer's keys,
- * an opaque token by introspection), the required scopes checked. The answer is the caller's
+ * string refused, the `Authorization: Bearer` header read, the verified tokens consulted (by the
+ * token's digest, for this audience: verified-tokens.ts), else the token verified (a JWT against the
+ * issuer's keys, an opaque token by introspection, in the lane of tokens seen valid before when it
+ * was, and under the request's source: introspection-source.ts), the required scopes checked. A
+ * token verified before whose check cannot be made now is accepted on its earlier verdict within
+ * its stale window. The answer is the caller's
  * principal, or a 401/403 whose `WWW-Authenticate` challenge tells the client where the metadata
  * is and what to ask for. The raw token is never logged, never put in a message, never on the
  * principal (see access-token-of.ts for the one opt-in way back to it).
@@ -16,9 +19,10 @@ import type { IncomingMessage } from 'node:http';
 import type { AuthHook, AuthRefusal, AuthTableSizes, AuthVerdict } from '../transports/bearer-auth.js';
 import { rememberAccessToken } from './access-token-of.js';
 import { bearerChallenge } from './bearer-challenge.js';
-import { BoundedExpiryCache, tokenDigest } from './bounded-expiry-cache.js';
+import { tokenDigest } from './bounded-expiry-cache.js';
 import { canonicalUrlOf, requestPath, resourceMetadataUrlOf } from './canonical-resource.js';
 import { hostAudienceProblem } from './host-audience.js';
+import { introspectionSource } from './introspection-source.js';
 import { IssuerMetadataSource } from './issuer-metadata.js';
 import {
   ASYMMETRIC_ALGORITHMS,
@@ -29,8 +33,14 @@ import {
 import type { Principal } from './principal.js';
 import { type ProtectedResourceMetadata, protectedResourceMetadata } from './protected-resource-metadata.js';
 import { checkResourceServerOptions, type OAuthResourceServerOptions } from './resource-server-options.js';
-import { type IntrospectionCheck, TokenIntrospection } from './token-introspection.js';
+import {
+  INTROSPECTION_DEFAULTS,
+  type IntrospectionAsker,
+  type IntrospectionCheck,
+  TokenIntrospection,
+} from './token-introspection.js';
 import { principalFromClaims } from './token-principal.js';
+import { type VerifiedToken, VerifiedTokens } from './verified-tokens.js';
 
 export interface OAuthResourceServer extends AuthHook {
   /** Synchronous for a token already verified (the hot path); a promise while one is verified. */
@@ -45,6 +55,8 @@ export interface OAuthResourceServer extends AuthHook {
   readonly stats: OAuthResourceServerStats;
   /** The same sizes in the shape `server.stats.tables.auth` sums over a server's hooks. */
   readonly tableSizes: () => AuthTableSizes;
+  /** When a connection holding `principal` asks for its rights again (see AuthHook.recheckAt). */
+  recheckAt(principal: Principal): number | undefined;
 }
 
 export interface OAuthResourceServerStats {
@@ -91,13 +103,14 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
         negativeCacheTtlMs: options.introspection.negativeCacheTtlMs,
         maxConcurrent: options.introspection.maxConcurrent,
         maxQueued: options.introspection.maxQueued,
+        perSourceBurst: options.introspection.perSourceBurst,
+        perSourcePerSecond: options.introspection.perSourcePerSecond,
         issuer,
         clockToleranceSec,
       })
     : undefined;
-  const verified = new BoundedExpiryCache<{ principal: Principal; audience: string }>(
-    options.cacheMaxEntries ?? 10_000,
-  );
+  const staleWindowMs = options.introspection?.staleWindowMs ?? INTROSPECTION_DEFAULTS.staleWindowMs;
+  const verified = new VerifiedTokens(options.cacheMaxEntries ?? 10_000);
 
   // The request's path is read only when the audience comes from the request: a fixed audience
   // (the usual deployment) costs nothing per request.
@@ -144,37 +157,49 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
     token: string,
     key: string,
     resource: string,
+    asker: IntrospectionAsker,
   ): Promise<TokenCheck | IntrospectionCheck> => {
     if (looksLikeJwt(token)) return jwt.verify(token, resource);
-    if (introspection) return introspection.check(token, resource, key);
+    if (introspection) return introspection.check(token, resource, key, asker);
     return { invalid: 'the token is not a JWT and this server has no introspection configured' };
   };
 
   /**
-   * Verifies a token not in the cache, then remembers it: a JWT until its `exp`, an introspected
-   * token at most introspection.cacheTtlMs (so a revocation is seen within that window).
+   * Verifies a token not fresh in the cache, then remembers it: a JWT until its `exp`, an
+   * introspected token at most introspection.cacheTtlMs (so a revocation is seen within that
+   * window), and then stale for staleWindowMs. A `stale` entry is used when the check cannot be made.
    */
-  const verifyAndRemember = async (token: string, key: string, resource: string): Promise<AuthVerdict> => {
-    const verdict = await check(token, key, resource);
+  const verifyAndRemember = async (
+    token: string,
+    key: string,
+    resource: string,
+    source: string,
+    stale: VerifiedToken | undefined,
+  ): Promise<AuthVerdict> => {
+    const verdict = await check(token, key, resource, { source, known: stale !== undefined });
     if ('unavailable' in verdict) {
+      const now = Date.now();
+      if (stale !== undefined && now < stale.staleUntil) return scopedVerdict(stale.principal, resource);
       return {
         status: 503,
         message: `${verdict.unavailable}; retry later`,
         headers: { 'retry-after': String(Math.ceil(verdict.retryAfterMs / 1000)) },
       };
     }
-    if ('invalid' in verdict)
+    if ('invalid' in verdict) {
+      if (stale !== undefined) verified.forget(key);
       return unauthorized(resource, `Invalid access token: ${verdict.invalid}`, 'invalid_token');
+    }
     const principal = principalFromClaims(verdict.claims);
     if (principal === undefined) {
       return unauthorized(resource, 'Invalid access token: it names no subject or client', 'invalid_token');
     }
     rememberAccessToken(principal, token);
     // Verified tokens carry exp (required above): a JWT is remembered exactly until then.
-    const until = looksLikeJwt(token)
-      ? (principal.expiresAt ?? 0)
-      : (introspection?.rememberUntil(principal.expiresAt) ?? 0);
-    verified.set(key, { principal, audience: resource }, until);
+    const expiresAt = principal.expiresAt ?? 0;
+    const freshUntil = looksLikeJwt(token) ? expiresAt : (introspection?.rememberUntil(expiresAt) ?? 0);
+    const staleUntil = looksLikeJwt(token) ? freshUntil : Math.min(expiresAt, freshUntil + staleWindowMs);
+    verified.remember(key, { principal, audience: resource, freshUntil, staleUntil });
     return scopedVerdict(principal, resource);
   };
 
@@ -218,10 +243,10 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
     }
     const token = match[1]!;
     const key = tokenDigest(token);
-    const cached = verified.get(key);
-    if (cached !== undefined && cached.audience === resource)
-      return scopedVerdict(cached.principal, resource);
-    return verifyAndRemember(token, key, resource);
+    const now = Date.now();
+    const cached = verified.get(key, resource, now);
+    if (cached !== undefined && cached.freshUntil > now) return scopedVerdict(cached.principal, resource);
+    return verifyAndRemember(token, key, resource, introspectionSource(request), cached);
   };
 
   // A getter (Object.assign would copy one value): the sizes as they are when read.
@@ -257,6 +282,7 @@ export function oauthResourceServer(options: OAuthResourceServerOptions): OAuthR
         resourceName: options.resourceName,
       });
     },
+    recheckAt: (principal: Principal) => verified.recheckAt(principal),
     scopesSupported: options.scopesSupported ? Object.freeze([...options.scopesSupported]) : undefined,
     derivesAudience: fixedAudience === undefined,
   });

@@ -57,6 +57,9 @@ const INTROSPECTION_KEYS = new Set([
   'negativeCacheTtlMs',
   'maxConcurrent',
   'maxQueued',
+  'staleWindowMs',
+  'perSourceBurst',
+  'perSourcePerSecond',
 ]);
 
 const fail = (message: string): never => {
@@ -91,12 +94,19 @@ function checkIntrospectionBounds(introspection: IntrospectionOptions): void {
       );
     }
   }
-  for (const name of ['maxConcurrent', 'maxQueued'] as const) {
+  const { maxStaleWindowMs } = INTROSPECTION_DEFAULTS;
+  checkNonNegative(introspection.staleWindowMs, 'introspection.staleWindowMs');
+  if (introspection.staleWindowMs !== undefined && introspection.staleWindowMs > maxStaleWindowMs) {
+    fail(
+      `introspection.staleWindowMs is at most ${maxStaleWindowMs} ms: while the authorization server cannot be asked, a revoked token works that long (got ${introspection.staleWindowMs})`,
+    );
+  }
+  checkNonNegative(introspection.perSourcePerSecond, 'introspection.perSourcePerSecond');
+  for (const name of ['maxConcurrent', 'maxQueued', 'perSourceBurst'] as const) {
+    const least = name === 'maxQueued' ? 0 : 1;
     const value = introspection[name];
-    if (value !== undefined && !(Number.isInteger(value) && value >= (name === 'maxQueued' ? 0 : 1))) {
-      fail(
-        `introspection.${name} must be an integer >= ${name === 'maxQueued' ? 0 : 1}, got ${String(value)}`,
-      );
+    if (value !== undefined && !(Number.isInteger(value) && value >= least)) {
+      fail(`introspection.${name} must be an integer >= ${least}, got ${String(value)}`);
     }
   }
 }

@@ -8,21 +8,29 @@
  * - a refused token is remembered by its digest for `negativeCacheTtlMs` (default 5 s), so the same
  *   bad token sent again is not introspected again;
  * - the same token asked about at once is one request (single-flight.ts);
- * - at most `maxConcurrent` requests run at once, `maxQueued` more wait (concurrency-gate.ts), and
- *   beyond that the caller is told to retry;
+ * - two lanes, so that made-up tokens cannot delay real ones: a token seen valid before (`known`)
+ *   is checked again in a lane of its own (`maxConcurrent` running, `maxQueued` waiting); every
+ *   other token goes through a lane shared fairly by source (fair-gate.ts: `maxConcurrent` running,
+ *   `maxQueued` waiting, a line per source served in turn), and each source may start at most
+ *   `perSourceBurst` such checks at once, refilled at `perSourcePerSecond` (source-budget.ts), so
+ *   one address cannot spend what the authorization server allows weft; beyond, it is told to retry;
  * - an endpoint that fails or limits weft (429, 503) opens a breaker (circuit-breaker.ts): callers
  *   get 503 with Retry-After rather than 500, and the endpoint is left alone while it recovers;
  * - trouble is logged at most once per 10 s per kind (rate-limited-log.ts).
  * An accepted token is remembered by the caller (oauth-resource-server.ts) until `rememberUntil`:
  * at most `cacheTtlMs` (default 30 s, at most 60 s), never past its `exp`. That is the revocation
- * window: a token revoked at the authorization server stops working within `cacheTtlMs`.
+ * window: a token revoked at the authorization server stops working within `cacheTtlMs`. While the
+ * endpoint cannot be asked, a token verified before keeps working for `staleWindowMs` more (never
+ * past its `exp`; verified-tokens.ts): an outage or a flood refuses only tokens never seen valid.
  */
 import { BoundedExpiryCache, tokenDigest } from './bounded-expiry-cache.js';
 import { CircuitBreaker } from './circuit-breaker.js';
 import { ConcurrencyGate, GateFullError } from './concurrency-gate.js';
+import { FairGate } from './fair-gate.js';
 import type { TokenCheck } from './jwt-access-token.js';
 import { RateLimitedLog } from './rate-limited-log.js';
 import { SingleFlight } from './single-flight.js';
+import { SourceBudget } from './source-budget.js';
 
 export interface IntrospectionOptions {
   /** The introspection endpoint; found in the issuer's metadata when absent. */
@@ -34,10 +42,17 @@ export interface IntrospectionOptions {
   cacheTtlMs?: number;
   /** How long a refused token is remembered, by digest (default 5 000 ms, at most 60 000). */
   negativeCacheTtlMs?: number;
-  /** Introspection requests at once (default 16). */
+  /** Introspection requests at once, in each of the two lanes (default 16). */
   maxConcurrent?: number;
-  /** Introspections waiting for a place (default 256); beyond, callers get 503 and Retry-After. */
+  /** Introspections waiting for a place, in each lane (default 256); beyond, callers get 503 and Retry-After. */
   maxQueued?: number;
+  /** While the endpoint cannot be asked, how long a token verified before still works past its
+   * `cacheTtlMs` (default 60 000 ms, at most 300 000; never past `exp`; 0: not at all). */
+  staleWindowMs?: number;
+  /** Checks of tokens never seen valid one source may start at once (default 32). */
+  perSourceBurst?: number;
+  /** How fast a source's allowance of such checks refills, per second (default 8). */
+  perSourcePerSecond?: number;
 }
 
 export const INTROSPECTION_DEFAULTS = {
@@ -46,6 +61,10 @@ export const INTROSPECTION_DEFAULTS = {
   negativeCacheTtlMs: 5_000,
   maxConcurrent: 16,
   maxQueued: 256,
+  staleWindowMs: 60_000,
+  maxStaleWindowMs: 300_000,
+  perSourceBurst: 32,
+  perSourcePerSecond: 8,
   /** Refused tokens remembered at most (each entry a digest and five claims: about 400 bytes). */
   negativeMaxEntries: 10_000,
   /** An answer larger than this is a failure, not something to parse and keep. */
@@ -68,6 +87,12 @@ export interface Unavailable {
 }
 
 export type IntrospectionCheck = TokenCheck | Unavailable;
+
+/** Who asks, for the lanes: the request's source, and whether the token was seen valid before. */
+export interface IntrospectionAsker {
+  source: string;
+  known: boolean;
+}
 
 class UnavailableError extends Error {
   constructor(
@@ -101,7 +126,11 @@ export class TokenIntrospection {
     INTROSPECTION_DEFAULTS.negativeMaxEntries,
   );
   readonly #flights = new SingleFlight<Record<string, unknown>>();
-  readonly #gate: ConcurrencyGate;
+  /** The lane of tokens seen valid before: bogus tokens never enter it. */
+  readonly #knownLane: ConcurrencyGate;
+  /** The lane of every other token, shared fairly by source. */
+  readonly #unknownLane: FairGate;
+  readonly #budget: SourceBudget;
   readonly #breaker = new CircuitBreaker();
   readonly #log: RateLimitedLog;
 
@@ -112,9 +141,13 @@ export class TokenIntrospection {
     this.#authorization = `Basic ${Buffer.from(basic).toString('base64')}`;
     this.#cacheTtlMs = options.cacheTtlMs ?? INTROSPECTION_DEFAULTS.cacheTtlMs;
     this.#negativeTtlMs = options.negativeCacheTtlMs ?? INTROSPECTION_DEFAULTS.negativeCacheTtlMs;
-    this.#gate = new ConcurrencyGate(
-      options.maxConcurrent ?? INTROSPECTION_DEFAULTS.maxConcurrent,
-      options.maxQueued ?? INTROSPECTION_DEFAULTS.maxQueued,
+    const running = options.maxConcurrent ?? INTROSPECTION_DEFAULTS.maxConcurrent;
+    const waiting = options.maxQueued ?? INTROSPECTION_DEFAULTS.maxQueued;
+    this.#knownLane = new ConcurrencyGate(running, waiting);
+    this.#unknownLane = new FairGate(running, waiting);
+    this.#budget = new SourceBudget(
+      options.perSourceBurst ?? INTROSPECTION_DEFAULTS.perSourceBurst,
+      options.perSourcePerSecond ?? INTROSPECTION_DEFAULTS.perSourcePerSecond,
     );
     this.#log = new RateLimitedLog(options.log ?? ((line) => process.stderr.write(`${line}\n`)));
   }
@@ -130,18 +163,25 @@ export class TokenIntrospection {
     return {
       refusedTokens: this.#refused.size,
       inFlight: this.#flights.size,
-      running: this.#gate.running,
-      queued: this.#gate.waiting,
+      running: this.#knownLane.running + this.#unknownLane.running,
+      queued: this.#knownLane.waiting + this.#unknownLane.waiting,
+      sourcesWaiting: this.#unknownLane.sources,
+      sourcesBudgeted: this.#budget.size,
       breakerOpen: this.#breaker.isOpen(),
     };
   }
 
-  async check(token: string, audience: string, digest = tokenDigest(token)): Promise<IntrospectionCheck> {
+  async check(
+    token: string,
+    audience: string,
+    digest = tokenDigest(token),
+    asker: IntrospectionAsker = { source: 'unknown', known: false },
+  ): Promise<IntrospectionCheck> {
     const refused = this.#refused.get(digest);
     if (refused !== undefined) return this.#judge(refused, audience, Date.now());
     let answer: Record<string, unknown>;
     try {
-      answer = await this.#flights.run(digest, () => this.#admitted(token));
+      answer = await this.#flights.run(digest, () => this.#admitted(token, asker));
     } catch (error) {
       if (error instanceof UnavailableError) {
         return { unavailable: error.message, retryAfterMs: error.retryAfterMs };
@@ -154,15 +194,28 @@ export class TokenIntrospection {
     return verdict;
   }
 
-  /** Asks the endpoint when the breaker and the gate let it; otherwise fails as unavailable. */
-  async #admitted(token: string): Promise<Record<string, unknown>> {
+  /** Asks the endpoint when the breaker, the lane and the budget let it; otherwise fails as unavailable. */
+  async #admitted(token: string, asker: IntrospectionAsker): Promise<Record<string, unknown>> {
     if (this.#breaker.isOpen()) throw this.#breakerOpen();
+    // Checked again at its turn: the breaker may have opened while it waited.
+    const ask = () => {
+      if (this.#breaker.admit() > 0) throw this.#breakerOpen();
+      return this.#ask(token);
+    };
     try {
-      return await this.#gate.run(() => {
-        // Checked again at its turn: the breaker may have opened while it waited.
-        if (this.#breaker.admit() > 0) throw this.#breakerOpen();
-        return this.#ask(token);
-      });
+      if (asker.known) return await this.#knownLane.run(ask);
+      const waitMs = this.#budget.take(asker.source);
+      if (waitMs > 0) {
+        this.#log.log(
+          'budget',
+          `oauthResourceServer: ${asker.source} presents more unknown tokens than introspection.perSourceBurst and perSourcePerSecond allow; refused with 503`,
+        );
+        throw new UnavailableError(
+          'This address presents too many new tokens at once',
+          Math.max(1000, Math.min(waitMs, 60_000)),
+        );
+      }
+      return await this.#unknownLane.run(asker.source, ask);
     } catch (error) {
       if (!(error instanceof GateFullError)) throw error;
       this.#log.log(

@@ -1,8 +1,8 @@
 /**
  * JSON-RPC 2.0 error codes as numbers on the wire.
  *
- * The standard ones come from the JSON-RPC spec. `Overloaded`, `ShuttingDown`, `InsufficientScope` and
- * `LimitExceeded` are weft's own, from
+ * The standard ones come from the JSON-RPC spec. `Overloaded`, `ShuttingDown`, `InsufficientScope`,
+ * `LimitExceeded` and `CredentialsLapsed` are weft's own, from
  * the implementation-defined range (-32000..-32019), so clients can tell "try later" apart from a bug.
  * -32020..-32022 are the 2026-07-28 specification's own codes.
  */
@@ -27,6 +27,12 @@ export const ErrorCode = {
    * (`limit`, `scope`, `max`) and when a retry may pass (`retryAfterMs`).
    */
   LimitExceeded: -32013,
+  /**
+   * The caller's credentials lapsed while its stream was open (its token was revoked or expired):
+   * the stream ends with this answer. `data.status` is what a new request with that token gets
+   * (401, 403, or 503 when it could not be checked now); the client sends again with a valid token.
+   */
+  CredentialsLapsed: -32014,
   /**
    * Up to 2025-11-25: no resource has the URI read (the spec's own code). The 2026-07-28 era answers
    * -32602 with `data.uri` instead and must never send this one.

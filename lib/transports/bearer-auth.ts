@@ -46,6 +46,13 @@ export interface AuthHook {
    * hook that keeps nothing has none.
    */
   readonly tableSizes?: () => AuthTableSizes;
+  /**
+   * When the rights the hook granted `principal` must be asked for again (epoch ms): a connection
+   * that outlives one request (a WebSocket, a GET stream, a listen stream) calls the hook again on
+   * its opening request then, and ends when it is refused (rights-watch.ts). Without it (or when it
+   * answers undefined), a connection is asked again only at `principal.expiresAt`, where it ends.
+   */
+  recheckAt?(principal: Principal): number | undefined;
 }
 
 /** What an auth hook holds for callers now (each bounded: docs/security.md). */

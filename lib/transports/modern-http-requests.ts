@@ -12,6 +12,11 @@
  * its thread stopped), and nothing more is written for it. A reader that falls too far behind is
  * treated the same way, so a stalled client cannot make the server buffer without bound. Nothing on
  * these streams is ever a server-to-client request: this era asks through `input_required` results.
+ *
+ * A stream that stays open (a listen stream, a long call) has its caller's rights re-checked while
+ * it is (rights-watch.ts): when they lapse (a revoked token, an expired one), the request is
+ * answered with a JSON-RPC error saying so (-32014, `data.status` the HTTP status a new request
+ * would get) and the stream ends, cancelling what still runs.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Principal } from '../auth/principal.js';
@@ -30,6 +35,7 @@ import { type Connect, type Connection, peerOf } from './connection.js';
 import { sendJson } from './http-replies.js';
 import { checkModernRequest, type ModernRouting } from './modern-request-checks.js';
 import { settlesWithinOneTurn } from './posted-message.js';
+import type { RightsLapse, StopWatching } from './rights-watch.js';
 import { type ScopeGate, sendScopeRefusal } from './scope-gate.js';
 import { SseWriter } from './sse-writer.js';
 
@@ -38,6 +44,12 @@ export interface ModernHttpOptions {
   keepAliveMs: number;
   /** Bytes a stream's reader may fall behind before the stream is cut and its request cancelled. */
   maxStreamBacklogBytes: number;
+  /** Re-checks the caller's rights while a stream is open (the transport's RightsWatch). */
+  watchRights?: (
+    request: IncomingMessage,
+    principal: Principal | undefined,
+    onLapse: (lapse: RightsLapse) => void,
+  ) => StopWatching;
 }
 
 const isResponse = (message: JsonRpcMessage | JsonRpcMessage[]): message is JsonRpcResponse =>
@@ -55,6 +67,8 @@ interface Exchange {
   streamWanted?: (() => void) | undefined;
   /** Set once nothing more may be written: the answer is complete, or the client is gone. */
   over: boolean;
+  /** Stops re-checking the caller's rights (set while the stream is open). */
+  stopWatching?: StopWatching;
 }
 
 export class ModernHttpRequests {
@@ -122,7 +136,7 @@ export class ModernHttpRequests {
         if (refusal) return refuse(response, id, refusal.error, refusal.fromEnvelope);
         const forbidden = this.#scopes.refusal(principal, [message.message], request);
         if (forbidden) return sendScopeRefusal(response, forbidden);
-        return this.#answer(body, acceptsSse, response, principal, peerOf(request.socket));
+        return this.#answer(body, id, acceptsSse, request, response, principal);
       }
     }
   }
@@ -134,11 +148,13 @@ export class ModernHttpRequests {
 
   async #answer(
     body: unknown,
+    id: RequestId,
     acceptsSse: boolean,
+    request: IncomingMessage,
     response: ServerResponse,
     principal: Principal | undefined,
-    peer: PeerAddress | undefined,
   ): Promise<void> {
+    const peer: PeerAddress | undefined = peerOf(request.socket);
     const buffered: JsonRpcMessage[] = [];
     const sink: MessageSink = {
       send: (message) => {
@@ -181,8 +197,13 @@ export class ModernHttpRequests {
       if (pending === undefined && (buffered.every(isResponse) || !acceptsSse)) {
         return answerJson(response, exchange.connection, buffered.find(isResponse));
       }
-      if (acceptsSse && buffered.some((message) => !isResponse(message)))
+      const openStream = () => {
         this.#openStream(exchange, buffered);
+        exchange.stopWatching = this.#options.watchRights?.(request, principal, (lapse) =>
+          this.#lapse(exchange, id, lapse),
+        );
+      };
+      if (acceptsSse && buffered.some((message) => !isResponse(message))) openStream();
       else if (acceptsSse && pending !== undefined) {
         // The stream opens lazily: when the request first sends something other than its answer
         // (progress, a log, a listen's acknowledgement), or when the first keep-alive would be due
@@ -192,7 +213,7 @@ export class ModernHttpRequests {
         const open = () => {
           clearTimeout(timer);
           exchange.streamWanted = undefined;
-          if (!exchange.over && exchange.stream === undefined) this.#openStream(exchange, buffered);
+          if (!exchange.over && exchange.stream === undefined) openStream();
         };
         const timer = setTimeout(open, this.#options.keepAliveMs > 0 ? this.#options.keepAliveMs : 15_000);
         exchange.streamWanted = open;
@@ -223,10 +244,23 @@ export class ModernHttpRequests {
     if (stream.backlogBytes > this.#options.maxStreamBacklogBytes) this.#end(exchange);
   }
 
+  /** The caller's rights lapsed while its stream was open: the request is answered with why. */
+  #lapse(exchange: Exchange, id: RequestId, lapse: RightsLapse): void {
+    if (exchange.over || exchange.stream === undefined) return;
+    const error = new ProtocolError(
+      ErrorCode.CredentialsLapsed,
+      `${lapse.message}; send the request again with a valid token`,
+      { status: lapse.status },
+    );
+    this.#write(exchange, failure(id, error));
+    this.#end(exchange);
+  }
+
   /** Nothing more is written: the connection closes (cancelling what still runs), the stream ends. */
   #end(exchange: Exchange): void {
     if (exchange.over) return;
     exchange.over = true;
+    exchange.stopWatching?.();
     this.#exchanges.delete(exchange);
     exchange.connection.close();
     exchange.stream?.end();

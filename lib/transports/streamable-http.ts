@@ -31,6 +31,7 @@ import type { ModernRouting } from './modern-request-checks.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
 import { readPostedMessage } from './posted-message.js';
 import { isResourceMetadataPath, serveResourceMetadata } from './resource-metadata-route.js';
+import { RightsWatch } from './rights-watch.js';
 import { ScopeGate } from './scope-gate.js';
 
 export interface StreamableHttpOptions extends OriginGuardOptions {
@@ -119,6 +120,8 @@ export class StreamableHttpTransport {
   /** The probes this transport answers (absent: off, or a transport built without a server). */
   readonly #health: HealthRoutes | undefined;
   readonly #logError: (message: string) => void;
+  /** Re-checks the rights of callers holding a stream open (rights-watch.ts). */
+  readonly #rights: RightsWatch;
 
   /**
    * `connect` opens a connection to the server (one per legacy session, one per modern request);
@@ -154,9 +157,11 @@ export class StreamableHttpTransport {
       maxEventBytes: options.maxEventBytes ?? 256 * 1024 * 1024,
       maxStreamBacklogBytes: options.maxStreamBacklogBytes ?? 4 * 1024 * 1024,
     });
+    this.#rights = new RightsWatch(options.auth, this.#logError);
     this.#modern = new ModernHttpRequests(connect, routing, scopes, {
       keepAliveMs,
       maxStreamBacklogBytes: options.maxStreamBacklogBytes ?? 4 * 1024 * 1024,
+      watchRights: (request, principal, onLapse) => this.#rights.watch(request, principal, onLapse),
     });
   }
 
@@ -260,7 +265,16 @@ export class StreamableHttpTransport {
       case 'POST':
         return this.#post(request, response, principal);
       case 'GET':
-        return this.#legacy.get(request, response, this.#accepting, principal);
+        this.#legacy.get(request, response, this.#accepting, principal);
+        // A GET stream lives as long as the client keeps it: it ends when the caller's rights lapse,
+        // so a revoked token stops hearing the session, and the session can go idle and expire.
+        if (!response.writableEnded) {
+          response.once(
+            'close',
+            this.#rights.watch(request, principal, () => response.end()),
+          );
+        }
+        return;
       case 'DELETE':
         return this.#legacy.delete(request, response, principal);
       default:

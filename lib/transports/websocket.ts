@@ -14,10 +14,13 @@
  *   the upgrade (DNS rebinding), and a browser Origin must be listed in `allowedOrigins`, even a
  *   local one: a WebSocket has no CORS to stop a page on another local port. No Origin (a client
  *   that is not a browser page) passes.
- * - The `auth` hook runs once, on the upgrade request; the principal it grants is the connection's
- *   for its whole life. When that principal's credentials expire (`expiresAt`), the connection is
- *   closed with 1008 (policy violation, reason "token expired"): its calls are cancelled and a
- *   message arriving after that moment is not served. The client reconnects with a fresh token.
+ * - The `auth` hook runs on the upgrade request; the principal it grants is the connection's. Its
+ *   rights are re-checked for as long as the socket is open (rights-watch.ts): when its credentials
+ *   expire (`expiresAt`) the connection is closed with 1008 (policy violation, reason "token
+ *   expired"); when the hook refuses them again (a revoked token, seen within the revocation
+ *   window), with 1008 and the refusal as reason, or 1013 (try again later) when the token cannot
+ *   be checked now. Its calls are cancelled and a message arriving after that is not served. The
+ *   client reconnects with a fresh token.
  */
 import { createServer, type IncomingMessage, type Server, STATUS_CODES } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +34,7 @@ import { type AuthHook, callAuthHook, isAccepted } from './bearer-auth.js';
 import { type Connect, peerOf } from './connection.js';
 import { closeListener, trackSockets } from './listener-close.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
+import { type RightsLapse, RightsWatch, TOKEN_EXPIRED } from './rights-watch.js';
 
 export interface WebSocketOptions extends OriginGuardOptions {
   /** Largest accepted frame in bytes (default 16 MiB); larger closes the socket with 1009. */
@@ -60,8 +64,6 @@ const SUBPROTOCOL = 'mcp';
 
 /** The close code and reason of a connection whose principal's credentials expired. */
 export const TOKEN_EXPIRED_CLOSE = { code: 1008, reason: 'token expired' } as const;
-/** setTimeout's longest delay; a later expiry is waited for in steps. */
-const MAX_TIMER_MS = 2_147_483_647;
 const logToStderr = (message: string) => process.stderr.write(`${message}\n`);
 
 export class WebSocketTransport {
@@ -84,6 +86,7 @@ export class WebSocketTransport {
   readonly #alive = new WeakMap<WebSocket, boolean>();
   /** The principal each accepted upgrade request was granted, until its connection opens. */
   readonly #principals = new WeakMap<IncomingMessage, Principal>();
+  readonly #rights: RightsWatch;
 
   constructor(connect: Connect, options: WebSocketOptions = {}) {
     this.#connect = connect;
@@ -95,6 +98,7 @@ export class WebSocketTransport {
       maxConnections: 1000,
       ...options,
     };
+    this.#rights = new RightsWatch(options.auth, options.logError ?? logToStderr);
   }
 
   /** Listens on its own port. */
@@ -152,7 +156,7 @@ export class WebSocketTransport {
     });
     this.#server = server;
     server.on('connection', (socket, request) =>
-      this.#accept(socket, this.#principals.get(request), peerOf(request.socket)),
+      this.#accept(socket, request, this.#principals.get(request)),
     );
     if (this.#options.heartbeatMs > 0) {
       this.#heartbeat = setInterval(() => this.#beat(server), this.#options.heartbeatMs);
@@ -201,7 +205,8 @@ export class WebSocketTransport {
     );
   }
 
-  #accept(socket: WebSocket, principal: Principal | undefined, peer: PeerAddress | undefined): void {
+  #accept(socket: WebSocket, request: IncomingMessage, principal: Principal | undefined): void {
+    const peer: PeerAddress | undefined = peerOf(request.socket);
     this.#alive.set(socket, true);
     socket.on('pong', () => this.#alive.set(socket, true));
     let paused = false;
@@ -241,9 +246,16 @@ export class WebSocketTransport {
       principal,
       peer,
     );
-    const expiry =
-      principal?.expiresAt === undefined ? undefined : closeAtExpiry(socket, principal.expiresAt);
+    let lapsed = false;
+    const stopWatching = this.#rights.watch(request, principal, (lapse) => {
+      lapsed = true;
+      // Its calls stop now, not once the peer has answered the close frame.
+      connection.close();
+      const { code, reason } = closeFor(lapse);
+      socket.close(code, reason);
+    });
     socket.on('message', (data: RawData, isBinary: boolean) => {
+      if (lapsed) return;
       if (principal !== undefined && isExpired(principal)) {
         socket.close(TOKEN_EXPIRED_CLOSE.code, TOKEN_EXPIRED_CLOSE.reason);
         return;
@@ -263,7 +275,7 @@ export class WebSocketTransport {
       connection.receive(value);
     });
     socket.once('close', () => {
-      if (expiry) clearTimeout(expiry.timer);
+      stopWatching();
       clearTimeout(stalled);
       connection.close();
     });
@@ -288,18 +300,16 @@ function isExpired(principal: Principal): boolean {
   return principal.expiresAt !== undefined && Date.now() >= principal.expiresAt;
 }
 
-/** Closes `socket` with 1008 once `expiresAt` has passed; the timer is cleared when it closes. */
-function closeAtExpiry(socket: WebSocket, expiresAt: number): { timer: NodeJS.Timeout } {
-  const handle = { timer: undefined as unknown as NodeJS.Timeout };
-  const wait = () => {
-    const left = expiresAt - Date.now();
-    if (left <= 0) {
-      socket.close(TOKEN_EXPIRED_CLOSE.code, TOKEN_EXPIRED_CLOSE.reason);
-      return;
-    }
-    handle.timer = setTimeout(wait, Math.min(left, MAX_TIMER_MS));
-    handle.timer.unref();
-  };
-  wait();
-  return handle;
+/**
+ * The close of a connection whose rights lapsed: 1008 (policy violation) for a token expired or
+ * refused, 1013 (try again later) when it could not be checked now, 1011 when the hook failed. The
+ * reason says which, within the 123 bytes a close frame allows.
+ */
+function closeFor(lapse: RightsLapse): { code: number; reason: string } {
+  if (lapse === TOKEN_EXPIRED) return TOKEN_EXPIRED_CLOSE;
+  const code = lapse.status === 503 ? 1013 : lapse.status === 500 ? 1011 : 1008;
+  if (Buffer.byteLength(lapse.message) <= 123) return { code, reason: lapse.message };
+  let cut = lapse.message.slice(0, 120);
+  while (Buffer.byteLength(cut) > 120) cut = cut.slice(0, -1);
+  return { code, reason: `${cut}…` };
 }

@@ -9,8 +9,7 @@
  *   endpoint is not asked again until the cool-down, and the first success after it closes it.
  */
 import assert from 'node:assert/strict';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { RateLimitedLog } from '../../lib/auth/rate-limited-log.js';
 import { oauthResourceServer } from '../../lib/index.js';
@@ -18,6 +17,7 @@ import {
   type AuthorizationServerUnderTest,
   startAuthorizationServer,
 } from '../support/authorization-server.js';
+import { standIn } from '../support/introspection-stand-in.js';
 import { initializeRequest, serveProtected } from './protected-server.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -158,6 +158,8 @@ describe('what bad tokens cost the authorization server', () => {
           endpoint: endpoint.url,
           maxConcurrent: 4,
           maxQueued: 8,
+          // The lane's bounds alone: one source's budget (introspection-flood.test.ts) set aside.
+          perSourceBurst: 1_000,
         },
       });
       const verdicts = await Promise.all(
@@ -227,37 +229,3 @@ describe('rate-limited logging', () => {
     ]);
   });
 });
-
-/** A stand-in introspection endpoint: counts requests and how many it held at once. */
-async function standIn(
-  answer: () => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>,
-) {
-  let count = 0;
-  let open = 0;
-  let peak = 0;
-  const server: Server = createServer((request, response) => {
-    count++;
-    open++;
-    peak = Math.max(peak, open);
-    request.resume();
-    answer().then(({ status, body, headers }) => {
-      open--;
-      response.writeHead(status, { 'content-type': 'application/json', ...headers });
-      response.end(JSON.stringify(body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/introspect`,
-    get count() {
-      return count;
-    },
-    get peak() {
-      return peak;
-    },
-    async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}

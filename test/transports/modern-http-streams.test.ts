@@ -8,49 +8,14 @@ import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { describe, it } from 'node:test';
 import { McpServer } from '../../lib/index.js';
-import { envelope, standardHeaders, type Wire } from './modern-http-peer.js';
+import { SseReader } from '../support/sse-reader.js';
+import { envelope, standardHeaders } from './modern-http-peer.js';
 
 async function until(condition: () => boolean, withinMs: number): Promise<void> {
   const began = performance.now();
   while (!condition()) {
     if (performance.now() - began > withinMs) throw new Error(`condition not met within ${withinMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/** Reads SSE messages off a fetch body as they come, one at a time. */
-class SseReader {
-  readonly #reader: ReadableStreamDefaultReader<string>;
-  #buffer = '';
-  #queue: Wire[] = [];
-  ended = false;
-
-  constructor(body: ReadableStream<Uint8Array>) {
-    this.#reader = body.pipeThrough(new TextDecoderStream()).getReader();
-  }
-
-  async next(): Promise<Wire | undefined> {
-    while (this.#queue.length === 0) {
-      const { value, done } = await this.#reader.read();
-      if (done) {
-        this.ended = true;
-        return undefined;
-      }
-      this.#buffer += value;
-      let cut = this.#buffer.indexOf('\n\n');
-      while (cut >= 0) {
-        const block = this.#buffer.slice(0, cut);
-        this.#buffer = this.#buffer.slice(cut + 2);
-        cut = this.#buffer.indexOf('\n\n');
-        const data = block
-          .split('\n')
-          .filter((line) => line.startsWith('data:'))
-          .map((line) => line.slice(5).trim())
-          .join('');
-        if (data !== '') this.#queue.push(JSON.parse(data));
-      }
-    }
-    return this.#queue.shift();
   }
 }
 
