@@ -163,10 +163,11 @@ export function overloaded(error: OverloadedError): Outcome {
  * answer that says the handler stopped because its call was abandoned is never a tool error: a
  * thread says so only once the server has decided the call (the outcome stands), and a process,
  * which watches the deadline on its own clock, may say it a moment before the server's timer
- * fires: that call timed out (`limitMs`, its budget).
+ * fires: that call timed out (`limitMs`, its budget; 0 where the answer comes only after the
+ * decision, as from a thread).
  */
 export function resultOutcome(result: PoolTaskResult, limitMs = 0): Outcome {
-  if (result.ok === false && result.abandoned) return { kind: 'timeout', limitMs };
+  if (result.ok === false && result.abandoned && limitMs > 0) return { kind: 'timeout', limitMs };
   if (result.ok === true) return { kind: 'ok', value: result.value };
   if (result.ok === 'input-required') return { kind: 'input-required', questions: result.questions };
   return result.missingCapability === undefined

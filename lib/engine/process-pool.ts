@@ -62,6 +62,7 @@ interface PoolProcess {
 
 interface RunningCall {
   readonly callId: number;
+  readonly mark: string;
   readonly onEvent: (event: ProcessEvent) => void;
   resolve(result: PoolTaskResult): void;
   reject(error: Error): void;
@@ -91,7 +92,7 @@ export class ProcessPool {
     proc.child.ref();
     proc.child.channel?.ref();
     const result = new Promise<PoolTaskResult>((resolve, reject) => {
-      proc.call = { callId: task.callId, onEvent, resolve, reject };
+      proc.call = { callId: task.callId, mark: task.mark, onEvent, resolve, reject };
     });
     proc.child.send({ weft: 'run', task });
     return {
@@ -130,11 +131,13 @@ export class ProcessPool {
     this.#closed = true;
     const all = [...this.#processes];
     for (const proc of all) {
+      const call = proc.call;
       proc.retired = true;
-      proc.call?.reject(new Error('The server is closing'));
       proc.call = undefined;
       clearTimeout(proc.idleTimer);
-      killProcesses({ roots: [proc.child.pid!], group: proc.child.pid! });
+      const pid = proc.child.pid!;
+      killProcesses({ roots: [pid], group: pid, ...(call ? { mark: call.mark } : {}) });
+      call?.reject(new Error('The server is closing'));
     }
     await Promise.all(all.map((proc) => proc.exited));
   }

@@ -82,7 +82,7 @@ export const stormThreadChildren = defineTool({
   module: import.meta.url,
   export: 'stormThreadChildren',
   env,
-  timeoutMs: 200,
+  timeoutMs: 400,
   handler: stopOnlyFromOutside,
 });
 
