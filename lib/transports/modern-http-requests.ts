@@ -78,7 +78,8 @@ export class ModernHttpRequests {
 
   /**
    * Serves one POST whose body is a modern message; `accepting` is false while the server stops.
-   * `principal` is who the auth hook vouched for: the request's connection carries it.
+   * `principal` is who the auth hook vouched for and `caller` the caller key worked out at the
+   * door (caller-identity.ts): the request's connection carries both.
    */
   async post(
     request: IncomingMessage,
@@ -87,6 +88,7 @@ export class ModernHttpRequests {
     acceptsSse: boolean,
     accepting: boolean,
     principal?: Principal,
+    caller?: string,
   ): Promise<void> {
     const message = classify(body);
     switch (message.kind) {
@@ -104,7 +106,13 @@ export class ModernHttpRequests {
         // Accepted, then handed over; there is no one to answer. (Over HTTP this era cancels by
         // closing the stream, so a client has no notification it needs to send.)
         response.writeHead(202).end();
-        const connection = this.#connect({ send: () => {} }, undefined, principal, peerOf(request.socket));
+        const connection = this.#connect(
+          { send: () => {} },
+          undefined,
+          principal,
+          peerOf(request.socket),
+          caller,
+        );
         connection.receive(body);
         connection.close();
         return;
@@ -122,7 +130,7 @@ export class ModernHttpRequests {
         if (refusal) return refuse(response, id, refusal.error, refusal.fromEnvelope);
         const forbidden = this.#scopes.refusal(principal, [message.message], request);
         if (forbidden) return sendScopeRefusal(response, forbidden);
-        return this.#answer(body, acceptsSse, response, principal, peerOf(request.socket));
+        return this.#answer(body, acceptsSse, response, principal, peerOf(request.socket), caller);
       }
     }
   }
@@ -138,6 +146,7 @@ export class ModernHttpRequests {
     response: ServerResponse,
     principal: Principal | undefined,
     peer: PeerAddress | undefined,
+    caller: string | undefined,
   ): Promise<void> {
     const buffered: JsonRpcMessage[] = [];
     const sink: MessageSink = {
@@ -163,7 +172,7 @@ export class ModernHttpRequests {
       backlogBytes: () => exchange.stream?.backlogBytes ?? 0,
     };
     const exchange: Exchange = {
-      connection: this.#connect(sink, undefined, principal, peer),
+      connection: this.#connect(sink, undefined, principal, peer, caller),
       response,
       stream: undefined,
       over: false,
