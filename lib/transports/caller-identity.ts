@@ -9,8 +9,8 @@
  *   (127.0.0.1 and 127.0.0.2 are two), an IPv4-mapped IPv6 address as its IPv4 one, an IPv6
  *   address as its /64 (one host commonly holds a whole /64, so a finer key is free to multiply).
  * - The address is the client's, not the proxy's, only when the socket's peer is one of the
- *   configured `trustProxy` addresses: then the rightmost untrusted hop of `Forwarded` (RFC 7239)
- *   or else `X-Forwarded-For` names the client. From anyone else those headers are ignored, since a
+ *   configured `trustProxy` addresses: then the rightmost untrusted hop of `X-Forwarded-For`, or
+ *   without one of `Forwarded` (RFC 7239), names the client. From anyone else those headers are ignored, since a
  *   client may write whatever it likes in them.
  */
 import type { IncomingMessage } from 'node:http';
@@ -144,8 +144,19 @@ function normalisedHost(address: string): string {
   return plain.replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
 }
 
-/** The addresses a request was forwarded for, client first: `Forwarded`'s `for=`, else X-Forwarded-For. */
+/**
+ * The addresses a request was forwarded for, client first: X-Forwarded-For (what HAProxy's `option
+ * forwardfor`, nginx and most balancers append), else `Forwarded`'s `for=`. Never both: a proxy that
+ * appends one passes the other on as the client wrote it.
+ */
 function forwardedHops(request: IncomingMessage): string[] {
+  const forwardedFor = headerText(request.headers['x-forwarded-for']);
+  if (forwardedFor !== undefined) {
+    return forwardedFor
+      .split(',')
+      .map((hop) => hop.trim())
+      .filter((hop) => isIP(normalisedHost(hop)) !== 0);
+  }
   const forwarded = headerText(request.headers.forwarded);
   if (forwarded !== undefined) {
     const hops: string[] = [];
@@ -157,12 +168,7 @@ function forwardedHops(request: IncomingMessage): string[] {
     }
     return hops.filter((hop) => isIP(normalisedHost(hop)) !== 0);
   }
-  const forwardedFor = headerText(request.headers['x-forwarded-for']);
-  if (forwardedFor === undefined) return [];
-  return forwardedFor
-    .split(',')
-    .map((hop) => hop.trim())
-    .filter((hop) => isIP(normalisedHost(hop)) !== 0);
+  return [];
 }
 
 /** The address of a `for=` node: quotes, brackets and port dropped (`"[2001:db8::1]:4711"`). */
