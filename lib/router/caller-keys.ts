@@ -17,7 +17,6 @@ import type { Caller } from '../engine/fair-queue.js';
 import type { Era } from '../protocol/eras.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
 import type { MethodContext } from './method-table.js';
-import type { Session } from './session.js';
 
 /** What `fairness.key` sees of a call. */
 export interface FairnessRequest {
@@ -71,9 +70,6 @@ export function checkFairnessOptions(fairness: unknown): void {
 
 export class CallerKeys {
   readonly #options: FairnessOptions;
-  /** A key for each connection that has neither principal nor session id. */
-  readonly #connections = new WeakMap<Session, string>();
-  #nextConnection = 1;
 
   constructor(options: FairnessOptions = {}) {
     this.#options = options;
@@ -97,15 +93,9 @@ export class CallerKeys {
   }
 
   #defaultKey({ scope, session }: MethodContext): string {
+    // Every session gets a caller when it opens (server-sessions.ts); the principal is the fallback.
     const caller = scope.caller ?? session.caller;
     if (caller !== undefined) return `caller:${caller}`;
-    if (scope.principal) return `principal:${principalKey(scope.principal)}`;
-    if (session.id !== undefined) return `session:${session.id}`;
-    let key = this.#connections.get(session);
-    if (key === undefined) {
-      key = `connection:${this.#nextConnection++}`;
-      this.#connections.set(session, key);
-    }
-    return key;
+    return scope.principal ? `principal:${principalKey(scope.principal)}` : 'caller:unknown';
   }
 }
