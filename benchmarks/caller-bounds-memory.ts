@@ -8,11 +8,14 @@
  * `node --expose-gc dist/benchmarks/caller-bounds-memory.js`: about a minute.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { WebSocket } from 'ws';
+import { DEFAULT_MAX_LISTENS_PER_CALLER } from '../lib/bounds-options.js';
 import { DEFAULT_MAX_COUNTERS, LocalCallerCounts } from '../lib/engine/caller-counts.js';
 import { DEFAULT_MAX_KEYS, FairQueue } from '../lib/engine/fair-queue.js';
-import { McpServer } from '../lib/index.js';
+import { McpServer, makePrincipal } from '../lib/index.js';
 import { MemoryTaskStore } from '../lib/tasks/memory-task-store.js';
 import { DEFAULT_TASK_LIMITS } from '../lib/tasks/task-limits.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_CALLER } from '../lib/transports/websocket.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
@@ -211,6 +214,90 @@ for (let i = 0; i < 1_000; i++) server.removeTool(`t${i}`);
 await new Promise((resolve) => setTimeout(resolve, 200));
 delay.disable();
 await server.close();
+
+// One caller's share of each capacity at its default: what a single caller can make the server hold.
+const perCallerTaskCount = await held(async () => {
+  const store = new MemoryTaskStore();
+  for (let i = 0; i < 1_200; i++) {
+    const now = Date.now();
+    const record = {
+      taskId: `one-${i}`,
+      era: 'modern' as const,
+      caller: 'address 127.0.0.2',
+      tool: 'echo',
+      status: 'working' as const,
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: 3_600_000,
+      pollIntervalMs: 1_000,
+    };
+    await store.create(record).catch(() => undefined);
+    await store.update(record.taskId, {
+      status: 'completed',
+      result: { content: [{ type: 'text', text: 'ok' }] },
+    });
+  }
+  return store;
+});
+row(
+  'tasks per caller (`maxPerCaller`)',
+  DEFAULT_TASK_LIMITS.maxPerCaller.toLocaleString('en'),
+  perCallerTaskCount,
+  '1,200 small tasks by one anonymous address offered',
+);
+
+const shares = new McpServer({ name: 'share-memory', version: '1' });
+await shares.listen({ ws: { port: 0 }, handleSignals: false });
+const alice = makePrincipal({ subject: 'alice', issuer: 'https://issuer.test' });
+const perCallerListens = await held(async () => {
+  const connections = [];
+  for (let c = 0; c < 20; c++) {
+    const connection = shares.connect({ send: () => {} }, undefined, alice);
+    connections.push(connection);
+    for (let i = 0; i < 64; i++) {
+      void connection.receive({
+        jsonrpc: '2.0',
+        id: i,
+        method: 'subscriptions/listen',
+        params: { notifications: { toolsListChanged: true }, _meta: envelope },
+      });
+    }
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return connections;
+});
+row(
+  'listen streams per caller (`bounds.maxListensPerCaller`)',
+  DEFAULT_MAX_LISTENS_PER_CALLER.toLocaleString('en'),
+  perCallerListens,
+  `one principal, 20 connections x 64 listens offered; ${shares.stats.tables.listens} open`,
+);
+
+const wsUrl = `ws://127.0.0.1:${shares.addresses.ws!.port}`;
+let refusedSockets = 0;
+const perCallerSockets = await held(async () => {
+  const sockets: WebSocket[] = [];
+  for (let i = 0; i < 120; i++) {
+    const socket = new WebSocket(wsUrl, 'mcp', { localAddress: '127.0.0.2' });
+    await new Promise<void>((resolve) => {
+      socket.once('open', () => resolve());
+      socket.once('unexpected-response', () => {
+        refusedSockets++;
+        resolve();
+      });
+      socket.once('error', () => resolve());
+    });
+    if (socket.readyState === socket.OPEN) sockets.push(socket);
+  }
+  return sockets;
+});
+row(
+  'WebSocket connections per caller (`maxConnectionsPerCaller`)',
+  String(DEFAULT_MAX_CONNECTIONS_PER_CALLER),
+  perCallerSockets,
+  `120 upgrades from one address offered; ${120 - refusedSockets} open (both ends in this process)`,
+);
+await shares.close();
 
 console.log('| Bound | Default cap | Heap at the cap | Flood |');
 console.log('|---|---|---|---|');
