@@ -8,46 +8,29 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { WebSocket } from 'ws';
 import { McpServer, makePrincipal } from '../../lib/index.js';
 import { MemoryTaskStore } from '../../lib/tasks/memory-task-store.js';
 import { MADE_ROOM_CLOSE } from '../../lib/transports/websocket.js';
 import { fetchFrom } from '../support/fetch-from.js';
 import { busy } from '../support/fixture-tools.js';
+import { initializeSession, pingSession } from '../support/legacy-session.js';
+import { acknowledgements, keepingPeer, listenRequest } from '../support/listen-peer.js';
 import { modernAnswer } from '../support/modern-request.js';
+import { finishingOrder, modernClientFrom } from '../support/pool-sharing.js';
 import { openSocket, upgradeStatus } from '../support/websocket-upgrade.js';
-import { envelope, ModernHttpPeer, type Wire } from '../transports/modern-http-peer.js';
+import { ModernHttpPeer } from '../transports/modern-http-peer.js';
 
-const PIN = { mode: { pin: '2026-07-28' } } as const;
 const TASKS = { extensions: { 'io.modelcontextprotocol/tasks': {} } };
-
-async function modernClient(url: string, from: string): Promise<Client> {
-  const client = new Client({ name: `client-${from}`, version: '1' }, { versionNegotiation: PIN });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: fetchFrom(from) }));
-  return client;
-}
 
 /** Whoever sends `x-user` is that principal (a stand-in for a bearer token's subject). */
 const userHook = (request: { headers: Record<string, string | string[] | undefined> }) => ({
   principal: makePrincipal({ subject: String(request.headers['x-user']), issuer: 'https://issuer.test' }),
 });
 
-/** A WebSocket peer that keeps every message it receives. */
-async function wsPeer(url: string, user: string): Promise<{ socket: WebSocket; received: Wire[] }> {
-  const socket = await openSocket(url, { headers: { 'x-user': user } });
-  const received: Wire[] = [];
-  socket.on('message', (data) => received.push(JSON.parse(String(data))));
-  return { socket, received };
-}
-
-const listen = (id: number) =>
-  JSON.stringify({
-    jsonrpc: '2.0',
-    id,
-    method: 'subscriptions/listen',
-    params: { notifications: { toolsListChanged: true }, _meta: envelope() },
-  });
+const wsPeer = (url: string, user: string) => keepingPeer(url, { headers: { 'x-user': user } });
+const listen = listenRequest;
+const acks = acknowledgements;
 
 async function until(done: () => boolean, what: string, withinMs = 10_000): Promise<void> {
   const deadline = Date.now() + withinMs;
@@ -57,25 +40,15 @@ async function until(done: () => boolean, what: string, withinMs = 10_000): Prom
   }
 }
 
-const acks = (received: Wire[]) =>
-  received.filter((message) => message.method === 'notifications/subscriptions/acknowledged').length;
-
 describe('security: every shared capacity is shared fairly by caller', () => {
   it('two anonymous modern clients on two addresses share the pool: the one-at-a-time caller is not queued behind 8 calls of the other', async () => {
     const server = new McpServer({ name: 'pool-share', version: '1', pool: { maxThreads: 1 } }).tool(busy);
     await server.listen({ http: { port: 0 }, handleSignals: false });
     const url = `http://127.0.0.1:${server.addresses.http!.port}/mcp`;
-    const heavy = await modernClient(url, '127.0.0.1');
-    const light = await modernClient(url, '127.0.0.2');
+    const heavy = await modernClientFrom(url, '127.0.0.1');
+    const light = await modernClientFrom(url, '127.0.0.2');
     try {
-      const finished: string[] = [];
-      const call = (client: Client, label: string) =>
-        client.callTool({ name: 'busy', arguments: { ms: 150 } }).then(() => finished.push(label));
-      const flood = Array.from({ length: 8 }, (_, i) => call(heavy, `heavy ${i}`));
-      // The flood's first call holds the only thread; the other seven wait.
-      await until(() => server.stats.queued >= 7, 'the flood queued');
-      await call(light, 'light');
-      await Promise.all(flood);
+      const finished = await finishingOrder(server, heavy, light);
       const rank = finished.indexOf('light');
       assert.ok(rank <= 2, `the light caller finished ${rank + 1}th of 9: ${finished.join(', ')}`);
     } finally {
@@ -93,37 +66,10 @@ describe('security: every shared capacity is shared fairly by caller', () => {
     });
     const url = `http://127.0.0.1:${server.addresses.http!.port}/mcp`;
     const initialize = async (from: string) => {
-      const response = await fetchFrom(from)(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 0,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-11-25',
-            capabilities: {},
-            clientInfo: { name: from, version: '1' },
-          },
-        }),
-      });
-      await response.text();
-      const id = response.headers.get('mcp-session-id');
-      if (id !== null) {
-        // Used, not bare: a bare session would make room by the older rule alone.
-        const pinged = await fetchFrom(from)(url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json, text/event-stream',
-            'mcp-session-id': id,
-            'mcp-protocol-version': '2025-11-25',
-          },
-          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-        });
-        await pinged.text();
-      }
-      return response.status;
+      const { status, id } = await initializeSession(url, fetchFrom(from));
+      // Used, not bare: a bare session would make room by the older rule alone.
+      if (id !== null) await pingSession(url, id, fetchFrom(from));
+      return status;
     };
     try {
       for (let host = 2; host <= 11; host++) {
