@@ -130,6 +130,49 @@ describe('security: every shared capacity is shared fairly by caller', () => {
     }
   });
 
+  it("at the defaults, one principal's 10,000 listens and 999 sockets leave room for another principal's listen and socket", async () => {
+    const server = new McpServer({ name: 'share-defaults', version: '1' });
+    await server.listen({ ws: { port: 0, auth: userHook }, handleSignals: false });
+    const url = `ws://127.0.0.1:${server.addresses.ws!.port}`;
+    const sockets: WebSocket[] = [];
+    try {
+      // Alice asks for 999 sockets: her share (100) opens, the rest get 429.
+      const alice: Awaited<ReturnType<typeof wsPeer>>[] = [];
+      let refused = 0;
+      for (let i = 0; i < 999; i++) {
+        if (alice.length < 100) {
+          const peer = await wsPeer(url, 'alice');
+          alice.push(peer);
+          sockets.push(peer.socket);
+        } else if ((await upgradeStatus(url, { 'x-user': 'alice' })) === 429) refused++;
+      }
+      assert.equal(refused, 899);
+      // 10,000 listens over 157 x 64 before; over her 100 sockets here, 1,000 are hers.
+      for (const [index, peer] of alice.entries()) {
+        for (let id = 1; id <= 100; id++) peer.socket.send(listen(index * 1_000 + id));
+      }
+      await until(
+        () => alice.every((peer) => peer.received.length >= 100),
+        'every listen of alice answered',
+        60_000,
+      );
+      const opened = alice.reduce((sum, peer) => sum + acks(peer.received), 0);
+      assert.equal(opened, 1_000, "alice's share of listen streams");
+      const bob = await wsPeer(url, 'bob');
+      sockets.push(bob.socket);
+      bob.socket.send(listen(1));
+      await until(() => bob.received.length >= 1, "bob's listen answered");
+      assert.equal(
+        bob.received[0].method,
+        'notifications/subscriptions/acknowledged',
+        JSON.stringify(bob.received[0]),
+      );
+    } finally {
+      for (const socket of sockets) socket.terminate();
+      await server.close();
+    }
+  });
+
   it("one principal holding every socket leaves room for another principal's; its share is bounded", async () => {
     const server = new McpServer({ name: 'socket-share', version: '1' });
     await server.listen({
