@@ -8,11 +8,14 @@
  * `node --expose-gc dist/benchmarks/caller-bounds-memory.js`: about a minute.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { WebSocket } from 'ws';
+import { DEFAULT_MAX_LISTENS_PER_CALLER } from '../lib/bounds-options.js';
 import { DEFAULT_MAX_COUNTERS, LocalCallerCounts } from '../lib/engine/caller-counts.js';
 import { DEFAULT_MAX_KEYS, FairQueue } from '../lib/engine/fair-queue.js';
-import { McpServer } from '../lib/index.js';
+import { McpServer, makePrincipal, type Principal } from '../lib/index.js';
 import { MemoryTaskStore } from '../lib/tasks/memory-task-store.js';
 import { DEFAULT_TASK_LIMITS } from '../lib/tasks/task-limits.js';
+import { DEFAULT_MAX_CONNECTIONS_PER_CALLER } from '../lib/transports/websocket.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
@@ -98,14 +101,18 @@ row(
   perCallerTasks,
   '1,000 tasks with a 100 kB result offered (before: +104 MB)',
 );
-const countTasks = await held(async () => {
+/** A store offered `count` small finished tasks, the i-th counted against `owner(i)`. */
+async function smallTasks(
+  count: number,
+  owner: (i: number) => { principal: string } | { caller: string },
+): Promise<MemoryTaskStore> {
   const store = new MemoryTaskStore();
-  for (let i = 0; i < 12_000; i++) {
+  for (let i = 0; i < count; i++) {
     const now = Date.now();
     const record = {
       taskId: `t-${i}`,
       era: 'modern' as const,
-      principal: `issuer caller-${i % 20}`,
+      ...owner(i),
       tool: 'echo',
       status: 'working' as const,
       createdAt: now,
@@ -120,7 +127,8 @@ const countTasks = await held(async () => {
     });
   }
   return store;
-});
+}
+const countTasks = await held(() => smallTasks(12_000, (i) => ({ principal: `issuer caller-${i % 20}` })));
 row(
   'tasks in all',
   DEFAULT_TASK_LIMITS.maxTasks.toLocaleString('en'),
@@ -178,12 +186,13 @@ const envelope = {
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': { name: 'listener', version: '1' },
 };
-const listensHeld = await held(async () => {
+/** `count` in-process connections to `target` (of `principal`, if given), each offered `listens` listens. */
+async function openListens(target: McpServer, count: number, listens: number, principal?: Principal) {
   const connections = [];
-  for (let c = 0; c < 200; c++) {
-    const connection = server.connect({ send: () => {} });
+  for (let c = 0; c < count; c++) {
+    const connection = target.connect({ send: () => {} }, undefined, principal);
     connections.push(connection);
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < listens; i++) {
       void connection.receive({
         jsonrpc: '2.0',
         id: i,
@@ -194,7 +203,8 @@ const listensHeld = await held(async () => {
   }
   await new Promise((resolve) => setTimeout(resolve, 100));
   return connections;
-});
+}
+const listensHeld = await held(() => openListens(server, 200, 100));
 row(
   'listen streams (`bounds.maxListens`, 64 per connection)',
   '10,000',
@@ -211,6 +221,52 @@ for (let i = 0; i < 1_000; i++) server.removeTool(`t${i}`);
 await new Promise((resolve) => setTimeout(resolve, 200));
 delay.disable();
 await server.close();
+
+// One caller's share of each capacity at its default: what a single caller can make the server hold.
+const perCallerTaskCount = await held(() => smallTasks(1_200, () => ({ caller: 'address 127.0.0.2' })));
+row(
+  'tasks per caller (`maxPerCaller`)',
+  DEFAULT_TASK_LIMITS.maxPerCaller.toLocaleString('en'),
+  perCallerTaskCount,
+  '1,200 small tasks by one anonymous address offered',
+);
+
+const shares = new McpServer({ name: 'share-memory', version: '1' });
+await shares.listen({ ws: { port: 0 }, handleSignals: false });
+const alice = makePrincipal({ subject: 'alice', issuer: 'https://issuer.test' });
+const perCallerListens = await held(() => openListens(shares, 20, 64, alice));
+row(
+  'listen streams per caller (`bounds.maxListensPerCaller`)',
+  DEFAULT_MAX_LISTENS_PER_CALLER.toLocaleString('en'),
+  perCallerListens,
+  `one principal, 20 connections x 64 listens offered; ${shares.stats.tables.listens} open`,
+);
+
+const wsUrl = `ws://127.0.0.1:${shares.addresses.ws!.port}`;
+let refusedSockets = 0;
+const perCallerSockets = await held(async () => {
+  const sockets: WebSocket[] = [];
+  for (let i = 0; i < 120; i++) {
+    const socket = new WebSocket(wsUrl, 'mcp', { localAddress: '127.0.0.2' });
+    await new Promise<void>((resolve) => {
+      socket.once('open', () => resolve());
+      socket.once('unexpected-response', () => {
+        refusedSockets++;
+        resolve();
+      });
+      socket.once('error', () => resolve());
+    });
+    if (socket.readyState === socket.OPEN) sockets.push(socket);
+  }
+  return sockets;
+});
+row(
+  'WebSocket connections per caller (`maxConnectionsPerCaller`)',
+  String(DEFAULT_MAX_CONNECTIONS_PER_CALLER),
+  perCallerSockets,
+  `120 upgrades from one address offered; ${120 - refusedSockets} open (both ends in this process)`,
+);
+await shares.close();
 
 console.log('| Bound | Default cap | Heap at the cap | Flood |');
 console.log('|---|---|---|---|');

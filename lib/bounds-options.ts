@@ -1,6 +1,6 @@
 /**
  * The `bounds` option: how much one caller, and all callers together, can make the server keep in
- * tables that grow with callers (scheduler keys, listen streams). Each has a default that keeps a
+ * tables that grow with callers (scheduler keys, listen streams, per connection and per caller). Each has a default that keeps a
  * flood within a known amount of memory (docs/security.md, "Bounds on what callers make the server
  * keep"); the option exists to set them lower (tests, small machines) or higher (large fleets).
  */
@@ -12,14 +12,26 @@ export interface BoundsOptions {
   maxCallerKeys?: number;
   /** `subscriptions/listen` streams open at once on one session or connection (default 64). */
   maxListensPerConnection?: number;
+  /**
+   * `subscriptions/listen` streams open at once for one caller (its principal, else its client's
+   * address; default 1,000, a tenth of maxListens).
+   */
+  maxListensPerCaller?: number;
   /** `subscriptions/listen` streams open at once on the server (default 10,000). */
   maxListens?: number;
 }
 
 export const DEFAULT_MAX_LISTENS_PER_CONNECTION = 64;
+export const DEFAULT_MAX_LISTENS_PER_CALLER = 1_000;
 export const DEFAULT_MAX_LISTENS = 10_000;
 
-const BOUND_KEYS = ['callerIdleMs', 'maxCallerKeys', 'maxListensPerConnection', 'maxListens'] as const;
+const BOUND_KEYS = [
+  'callerIdleMs',
+  'maxCallerKeys',
+  'maxListensPerConnection',
+  'maxListensPerCaller',
+  'maxListens',
+] as const;
 
 /** Refuses a malformed `bounds` option at construction, saying what to fix. */
 export function checkBoundsOptions(bounds: unknown): asserts bounds is BoundsOptions | undefined {

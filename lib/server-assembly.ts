@@ -131,6 +131,9 @@ export function assembleServer(options: McpServerOptions, hooks: FacadeHooks): S
     ...(options.bounds?.maxListensPerConnection === undefined
       ? {}
       : { maxPerConnection: options.bounds.maxListensPerConnection }),
+    ...(options.bounds?.maxListensPerCaller === undefined
+      ? {}
+      : { maxPerCaller: options.bounds.maxListensPerCaller }),
     ...(options.bounds?.maxListens === undefined ? {} : { maxTotal: options.bounds.maxListens }),
   });
   listens.addTo(router);

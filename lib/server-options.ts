@@ -13,6 +13,7 @@ import { checkTags } from './tag-filter.js';
 import { RedisTaskStore, redisOfTaskStore } from './tasks/redis-task-store.js';
 import type { TaskStore } from './tasks/task-store.js';
 import { checkLimits, type LimitsOption } from './tools/per-caller-limits.js';
+import { checkTrustProxy } from './transports/caller-identity.js';
 import type { HttpListenOptions } from './transports/streamable-http.js';
 import type { WebSocketListenOptions } from './transports/websocket.js';
 
@@ -136,6 +137,13 @@ export interface McpServerOptions {
    */
   bounds?: BoundsOptions;
   /**
+   * Proxies in front of this server whose `Forwarded` / `X-Forwarded-For` name the client, as
+   * addresses or CIDR blocks (`['127.0.0.1']`, `['10.0.0.0/8']`); default none. Without auth, the
+   * client's address is the caller every fair share counts (docs/security.md, "Who a caller is"):
+   * behind a proxy not listed here, all its clients are one caller.
+   */
+  trustProxy?: readonly string[];
+  /**
    * OpenTelemetry traces and metrics (see docs/telemetry.md): on by default, reported to the
    * tracer and meter providers the application registered with `@opentelemetry/api` before it
    * built the server; without the API installed or a provider registered, nothing is done.
@@ -211,6 +219,7 @@ const SERVER_OPTION_KEYS = new Set([
   'fairness',
   'limits',
   'bounds',
+  'trustProxy',
   'telemetry',
 ]);
 const TASK_OPTION_KEYS = new Set(['store', 'ttlMs', 'pollIntervalMs']);
@@ -301,6 +310,7 @@ export function checkServerOptions(options: McpServerOptions): void {
   }
   checkFairnessOptions(options.fairness);
   checkBoundsOptions(options.bounds);
+  checkTrustProxy(options.trustProxy);
   checkLimits(options.limits, 'McpServer: limits');
   checkTags(options.enabledTags, 'McpServer: enabledTags');
   checkTags(options.disabledTags, 'McpServer: disabledTags');

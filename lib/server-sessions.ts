@@ -18,6 +18,7 @@ import type { ListChangedKind, ListenStreams } from './router/listen-streams.js'
 import type { Router } from './router/router.js';
 import { type MessageSink, type PeerAddress, Session } from './router/session.js';
 import type { NetworkFacts, ServerTelemetry } from './telemetry/server-telemetry.js';
+import { principalCaller } from './transports/caller-identity.js';
 import type { Connection } from './transports/connection.js';
 
 export class ServerSessions {
@@ -29,6 +30,8 @@ export class ServerSessions {
   /** Kinds whose list changed this turn, told to everyone once the turn ends. */
   readonly #changedKinds = new Set<ListChangedKind>();
   #changeTold: NodeJS.Immediate | undefined;
+  /** Numbers the connections whose transport knows no caller (stdio, in-process): each is its own. */
+  #nextConnection = 1;
 
   constructor(
     router: Router,
@@ -45,7 +48,9 @@ export class ServerSessions {
   /**
    * Opens a connection for a transport; `sink` receives every message sent to that peer, and
    * `principal` (who the transport's auth hook vouched for) travels with every message of it.
-   * `network` says which network the transport is on (telemetry's attributes).
+   * `network` says which network the transport is on (telemetry's attributes). `caller` is the
+   * caller key the transport worked out at its door; without one the principal is the caller, else
+   * the connection is a caller of its own.
    */
   open(
     sink: MessageSink,
@@ -53,8 +58,10 @@ export class ServerSessions {
     principal: Principal | undefined,
     network: NetworkFacts | undefined,
     peer?: PeerAddress,
+    caller?: string,
   ): Connection {
-    const session = new Session(sink, sessionId, principal, peer);
+    const key = caller ?? (principal ? principalCaller(principal) : `connection ${this.#nextConnection++}`);
+    const session = new Session(sink, sessionId, principal, peer, key);
     this.#sessions.add(session);
     this.#telemetry?.sessionOpened(session, network);
     const router = this.#router;

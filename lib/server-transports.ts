@@ -39,6 +39,8 @@ export interface TransportParts {
   resources: ResourceRegistry;
   maxMessageBytes: number;
   logError: (message: string) => void;
+  /** Proxies whose forwarding headers name the client (the server's `trustProxy`; caller-identity.ts). */
+  trustProxy?: readonly string[];
   /** The liveness and readiness probes an HTTP transport answers (lib/health/). */
   healthRoutes?: (health: false | HealthOptions | undefined, mcpPath: string) => HealthRoutes | undefined;
 }
@@ -93,15 +95,20 @@ export class ServerTransports {
 
   /** A Streamable HTTP transport of this server (for `handler` and `listen`), kept for close. */
   http(options: StreamableHttpOptions): StreamableHttpTransport {
-    const { sessions, maxMessageBytes, logError } = this.#parts;
-    const connect = (sink: MessageSink, id?: string, principal?: Principal, peer?: PeerAddress) =>
-      sessions.open(sink, id, principal, HTTP, peer);
+    const { sessions, maxMessageBytes, logError, trustProxy } = this.#parts;
+    const connect = (
+      sink: MessageSink,
+      id?: string,
+      principal?: Principal,
+      peer?: PeerAddress,
+      caller?: string,
+    ) => sessions.open(sink, id, principal, HTTP, peer, caller);
     if (options.auth) this.#authHooks.add(options.auth);
     const health = this.#parts.healthRoutes?.(options.health, options.path ?? '/mcp');
     const transport = new StreamableHttpTransport(
       connect,
       this.#httpRouting,
-      { maxBodyBytes: maxMessageBytes, logError, ...options },
+      { maxBodyBytes: maxMessageBytes, logError, ...(trustProxy ? { trustProxy } : {}), ...options },
       health,
     );
     this.#http.push(transport);
@@ -113,7 +120,7 @@ export class ServerTransports {
    * exits (at the latest after `hardStopMs`).
    */
   async listen(options: ListenOptions, close: () => Promise<void>, hardStopMs: number): Promise<void> {
-    const { sessions, maxMessageBytes, logError } = this.#parts;
+    const { sessions, maxMessageBytes, logError, trustProxy } = this.#parts;
     if (options.stdio) {
       // Stdio has no OAuth (the spec says it SHOULD NOT): a fixed principal may stand in for one.
       const principal = stdioPrincipal(options.stdio);
@@ -133,8 +140,8 @@ export class ServerTransports {
       // Loaded when a server listens on it: ws stays unloaded for a stdio or HTTP-only server.
       const { WebSocketTransport } = await import('./transports/websocket.js');
       const transport = new WebSocketTransport(
-        (sink, id, principal, peer) => sessions.open(sink, id, principal, WEBSOCKET, peer),
-        { maxPayload: maxMessageBytes, logError, ...rest },
+        (sink, id, principal, peer, caller) => sessions.open(sink, id, principal, WEBSOCKET, peer, caller),
+        { maxPayload: maxMessageBytes, logError, ...(trustProxy ? { trustProxy } : {}), ...rest },
       );
       this.#ws.push(transport);
       // The HTTP port itself (not 0): WebSocket upgrades are served by the HTTP server.

@@ -86,6 +86,7 @@ export class McpServer {
       resources,
       maxMessageBytes: this.#options.maxMessageBytes,
       logError,
+      ...(this.#options.trustProxy === undefined ? {} : { trustProxy: this.#options.trustProxy }),
       healthRoutes: (health, path) => this.#health.routes(health, path),
     });
   }

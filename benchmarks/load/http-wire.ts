@@ -16,11 +16,16 @@ export class HttpWire implements Wire {
   #failed = false;
 
   readonly #headers: Record<string, string>;
+  readonly #localAddress: string | undefined;
 
-  /** `headers` go with every request (an `authorization` bearer token, for a protected server). */
-  constructor(port: number, headers: Record<string, string> = {}) {
+  /**
+   * `headers` go with every request (an `authorization` bearer token, for a protected server);
+   * `localAddress` is the address its sockets come from (127.0.0.2: another host to the server).
+   */
+  constructor(port: number, headers: Record<string, string> = {}, options: { localAddress?: string } = {}) {
     this.#port = port;
     this.#headers = headers;
+    this.#localAddress = options.localAddress;
   }
 
   send(message: WireMessage): void {
@@ -37,7 +42,15 @@ export class HttpWire implements Wire {
     if (this.#protocolVersion) headers['mcp-protocol-version'] = this.#protocolVersion;
     Object.assign(headers, extraHeaders);
     const post = request(
-      { host: '127.0.0.1', port: this.#port, path: '/mcp', method: 'POST', agent: this.#agent, headers },
+      {
+        host: '127.0.0.1',
+        port: this.#port,
+        path: '/mcp',
+        method: 'POST',
+        agent: this.#agent,
+        headers,
+        ...(this.#localAddress ? { localAddress: this.#localAddress } : {}),
+      },
       (response) => this.#onResponse(response),
     );
     post.on('error', (error: NodeJS.ErrnoException) => {

@@ -11,7 +11,7 @@ import { memory } from './memory.js';
 import { middlewareCost } from './middleware-cost.js';
 import { modernHttp } from './modern-http.js';
 import { modernHttpAuth } from './modern-http-auth.js';
-import { noisyNeighbour } from './noisy-neighbour.js';
+import { modernNeighbours, noisyNeighbour } from './noisy-neighbour.js';
 import { responsiveness } from './responsiveness.js';
 import { rollingRestart } from './rolling-restart.js';
 import type { Scenario } from './scenario.js';
@@ -28,6 +28,7 @@ export const SCENARIOS: readonly Scenario[] = [
   modernHttpAuth,
   fleet,
   noisyNeighbour,
+  modernNeighbours,
   timeouts,
   firstCallDeadline,
   memory,

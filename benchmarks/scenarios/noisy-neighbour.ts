@@ -8,10 +8,16 @@
  * default (no option, no header). With first come, first served, B's call waits behind A's 32:
  * about 32 / threads x 50 ms. With fair admission it waits for the next slot to free.
  * Midway, weft's `pool_stats` tool reads server.stats.callers: what A and B hold and wait for.
+ *
+ * modern-neighbours is the same over 2026-07-28 HTTP, where there are no sessions: A is an
+ * anonymous client on 127.0.0.1, B one on 127.0.0.2, and weft tells them apart by address alone
+ * (transports/caller-identity.ts); each request used to be a caller of its own.
  */
 import { closedLoop } from '../load/closed-loop.js';
 import { HttpWire } from '../load/http-wire.js';
 import { LoadClient } from '../load/load-client.js';
+import { ModernHttpWire } from '../load/modern-http-wire.js';
+import type { TransportName } from '../load/wire.js';
 import { SERVERS, type ServerSpec, WEFT_FIFO_SERVER } from '../servers/server-catalog.js';
 import type { RunningServer } from '../servers/server-process.js';
 import { interleaved, medians, type Scenario, sleep, withServers } from './scenario.js';
@@ -21,8 +27,9 @@ const A_IN_FLIGHT = 32;
 /** Time A's load runs before B is measured beside it: A's 32 are queued by then. */
 const SETTLE_MS = 300;
 
-const specsOf = (servers: readonly ServerSpec[]): ServerSpec[] => {
-  const chosen = servers.filter((spec) => spec.id === 'weft' || spec.id === 'sdk-piscina');
+/** weft, weft first come first served, and (when `withSdk`: it speaks the legacy era only) SDK + Piscina. */
+const specsOf = (servers: readonly ServerSpec[], withSdk = true): ServerSpec[] => {
+  const chosen = servers.filter((spec) => spec.id === 'weft' || (withSdk && spec.id === 'sdk-piscina'));
   const weft = chosen.findIndex((spec) => spec.id === 'weft');
   if (weft >= 0) chosen.splice(weft + 1, 0, WEFT_FIFO_SERVER);
   return chosen;
@@ -31,68 +38,92 @@ const specsOf = (servers: readonly ServerSpec[]): ServerSpec[] => {
 const windows = (quick: boolean) =>
   quick ? { alone: 1_500, beside: 3_000 } : { alone: 3_000, beside: 6_000 };
 
-export const noisyNeighbour: Scenario = {
-  name: 'noisy-neighbour',
-  quick: true,
-  steps: (budget, servers) => specsOf(servers).length * budget.repeats,
-  async run(context) {
-    const { budget } = context;
-    const specs = specsOf(context.servers.length > 0 ? context.servers : SERVERS);
-    const { alone, beside } = windows(budget.quick);
-    await withServers(context, specs, 'http', {}, budget.repeats, async (servers) => {
-      const callersB = new Map<RunningServer, LoadClient>();
-      for (const server of servers) {
-        const b = new LoadClient(new HttpWire(server.port));
-        await b.initialize();
-        callersB.set(server, b);
-        await closedLoop(server.client, SPIN, 4, budget.warmupMs);
-      }
-      const samples = await interleaved(servers, budget.repeats, async (server) => {
-        const a = server.client;
-        const b = callersB.get(server)!;
-        const bAlone = (await closedLoop(b, SPIN, 1, alone)).latency.summary();
-        const load = closedLoop(a, SPIN, A_IN_FLIGHT, SETTLE_MS + beside);
-        await sleep(SETTLE_MS);
-        const stats = server.spec.id === 'sdk-piscina' ? undefined : poolStats(b);
-        const near = await closedLoop(b, SPIN, 1, beside);
-        const loadA = await load;
-        const held = await stats;
-        context.step(`noisy-neighbour ${server.spec.label}`);
-        // Total throughput while both call: A's calls per second plus B's.
-        return {
-          aloneP50: bAlone.p50Ms,
-          aloneP99: bAlone.p99Ms,
-          besideP50: near.latency.summary().p50Ms,
-          besideP99: near.latency.summary().p99Ms,
-          total: loadA.callsPerSecond + near.callsPerSecond,
-          bCalls: near.completed,
-          heldByA: held?.a.running ?? Number.NaN,
-          waitingA: held?.a.waiting ?? Number.NaN,
-          heldByB: held?.b.running ?? Number.NaN,
-        };
-      });
-      for (const [index, { spec }] of servers.entries()) {
-        const m = medians(samples[index]!);
-        const params = { load: `A: ${A_IN_FLIGHT} spin 50 ms in flight; B: 1 at a time` };
-        const alonePhase = { ...params, phase: 'B alone' };
-        const besidePhase = { ...params, phase: 'B beside A' };
-        context.record(spec.id, 'http', 'b_p50', m.aloneP50, 'ms', alonePhase);
-        context.record(spec.id, 'http', 'b_p99', m.aloneP99, 'ms', alonePhase);
-        context.record(spec.id, 'http', 'b_p50', m.besideP50, 'ms', besidePhase);
-        context.record(spec.id, 'http', 'b_p99', m.besideP99, 'ms', besidePhase);
-        context.record(spec.id, 'http', 'b_p99_over_alone_p50', m.besideP99 / m.aloneP50, 'x', besidePhase);
-        context.record(spec.id, 'http', 'b_calls', m.bCalls, 'calls', besidePhase);
-        context.record(spec.id, 'http', 'total_calls_per_s', m.total, 'calls/s', besidePhase);
-        if (!Number.isNaN(m.heldByA)) {
-          context.record(spec.id, 'http', 'a_slots_held', m.heldByA, 'slots', besidePhase);
-          context.record(spec.id, 'http', 'a_calls_waiting', m.waitingA, 'calls', besidePhase);
-          context.record(spec.id, 'http', 'b_slots_held', m.heldByB, 'slots', besidePhase);
+/** One pool, two callers, over `transport`; `callerB` opens B beside the server's own client (A). */
+function neighbours(
+  name: string,
+  transport: TransportName,
+  callerB: (server: RunningServer) => Promise<LoadClient>,
+): Scenario {
+  return {
+    name,
+    quick: true,
+    steps: (budget, servers) => specsOf(servers, transport === 'http').length * budget.repeats,
+    async run(context) {
+      const { budget } = context;
+      const specs = specsOf(context.servers.length > 0 ? context.servers : SERVERS, transport === 'http');
+      const { alone, beside } = windows(budget.quick);
+      await withServers(context, specs, transport, {}, budget.repeats, async (servers) => {
+        const callersB = new Map<RunningServer, LoadClient>();
+        for (const server of servers) {
+          callersB.set(server, await callerB(server));
+          await closedLoop(server.client, SPIN, 4, budget.warmupMs);
         }
-      }
-      for (const b of callersB.values()) await b.close();
-    });
-  },
-};
+        const samples = await interleaved(servers, budget.repeats, async (server) => {
+          const a = server.client;
+          const b = callersB.get(server)!;
+          const bAlone = (await closedLoop(b, SPIN, 1, alone)).latency.summary();
+          const load = closedLoop(a, SPIN, A_IN_FLIGHT, SETTLE_MS + beside);
+          await sleep(SETTLE_MS);
+          const stats = server.spec.id === 'sdk-piscina' ? undefined : poolStats(b);
+          const near = await closedLoop(b, SPIN, 1, beside);
+          const loadA = await load;
+          const held = await stats;
+          context.step(`${name} ${server.spec.label}`);
+          // Total throughput while both call: A's calls per second plus B's.
+          return {
+            aloneP50: bAlone.p50Ms,
+            aloneP99: bAlone.p99Ms,
+            besideP50: near.latency.summary().p50Ms,
+            besideP99: near.latency.summary().p99Ms,
+            total: loadA.callsPerSecond + near.callsPerSecond,
+            bCalls: near.completed,
+            heldByA: held?.a.running ?? Number.NaN,
+            waitingA: held?.a.waiting ?? Number.NaN,
+            heldByB: held?.b.running ?? Number.NaN,
+          };
+        });
+        for (const [index, { spec }] of servers.entries()) {
+          const m = medians(samples[index]!);
+          const params = { load: `A: ${A_IN_FLIGHT} spin 50 ms in flight; B: 1 at a time` };
+          const alonePhase = { ...params, phase: 'B alone' };
+          const besidePhase = { ...params, phase: 'B beside A' };
+          context.record(spec.id, transport, 'b_p50', m.aloneP50, 'ms', alonePhase);
+          context.record(spec.id, transport, 'b_p99', m.aloneP99, 'ms', alonePhase);
+          context.record(spec.id, transport, 'b_p50', m.besideP50, 'ms', besidePhase);
+          context.record(spec.id, transport, 'b_p99', m.besideP99, 'ms', besidePhase);
+          context.record(
+            spec.id,
+            transport,
+            'b_p99_over_alone_p50',
+            m.besideP99 / m.aloneP50,
+            'x',
+            besidePhase,
+          );
+          context.record(spec.id, transport, 'b_calls', m.bCalls, 'calls', besidePhase);
+          context.record(spec.id, transport, 'total_calls_per_s', m.total, 'calls/s', besidePhase);
+          if (!Number.isNaN(m.heldByA)) {
+            context.record(spec.id, transport, 'a_slots_held', m.heldByA, 'slots', besidePhase);
+            context.record(spec.id, transport, 'a_calls_waiting', m.waitingA, 'calls', besidePhase);
+            context.record(spec.id, transport, 'b_slots_held', m.heldByB, 'slots', besidePhase);
+          }
+        }
+        for (const b of callersB.values()) await b.close();
+      });
+    },
+  };
+}
+
+export const noisyNeighbour = neighbours('noisy-neighbour', 'http', async (server) => {
+  const b = new LoadClient(new HttpWire(server.port));
+  await b.initialize();
+  return b;
+});
+
+export const modernNeighbours = neighbours(
+  'modern-neighbours',
+  'modern-http',
+  async (server) => new LoadClient(new ModernHttpWire(server.port, {}, { localAddress: '127.0.0.2' })),
+);
 
 interface Holding {
   key: string;

@@ -5,6 +5,8 @@
 //   REDIS_URL          redis://127.0.0.1:6379           the shared Redis
 //   WEFT_STATE_KEY     (required) openssl rand -base64 32, the same on every replica
 //   PORT, HOST         3000, 127.0.0.1                   where /mcp, /healthz and /readyz listen
+//   WEFT_TRUST_PROXY   127.0.0.1                         the balancer's address(es), comma-separated:
+//                                                      its X-Forwarded-For names each client
 //   WEFT_QUEUE         weft                              the fleet queue `weft worker` serves
 //   WEFT_DRAIN_DELAY_MS, WEFT_DRAIN_TIMEOUT_MS, WEFT_SHUTDOWN_GRACE_MS, WEFT_TASK_LEASE_MS
 //                                                      see docs/deploying.md, "The drain timeline"
@@ -28,6 +30,8 @@ const server = new McpServer({
   shutdownGraceMs: ms('WEFT_SHUTDOWN_GRACE_MS', 10_000), // calls in flight finish within this
   drainDelayMs: ms('WEFT_DRAIN_DELAY_MS', 3_000), // > HAProxy's inter x fall: it looks away first
   drainTimeoutMs: ms('WEFT_DRAIN_TIMEOUT_MS', 25_000), // running tasks finish within this
+  // HAProxy's X-Forwarded-For (option forwardfor) names each client, so each gets its own fair share.
+  trustProxy: (env.WEFT_TRUST_PROXY ?? '127.0.0.1').split(',').map((address) => address.trim()),
   fleet: { redis, queue: env.WEFT_QUEUE ?? 'weft', placement: 'local' }, // `crunch` opts in
   // A replica that dies (SIGKILL, OOM) has its local tasks failed by the others after leaseMs.
   tasks: {

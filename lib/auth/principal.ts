@@ -22,14 +22,31 @@ export interface Principal {
   readonly claims: Readonly<Record<string, unknown>>;
 }
 
-/** What makes two principals the same caller: issuer + subject, in one string. */
+/**
+ * What makes two principals the same caller: issuer + subject, in one string. A token without `sub`
+ * stands for its client (token-principal.ts): its key says so, so that client "alice" and user
+ * "alice" of one issuer are two callers, with two shares and two sets of tasks.
+ */
 export function principalKey(principal: Principal): string {
   let key = keys.get(principal);
   if (key === undefined) {
-    key = JSON.stringify([principal.issuer ?? '', principal.subject]);
+    const issuer = principal.issuer ?? '';
+    key = JSON.stringify(
+      standsForClient(principal) ? [issuer, principal.subject, 'client'] : [issuer, principal.subject],
+    );
     keys.set(principal, key);
   }
   return key;
+}
+
+/** Whether the principal is an OAuth client acting for itself: its subject is its client_id, no `sub`. */
+function standsForClient(principal: Principal): boolean {
+  const sub = principal.claims.sub;
+  return (
+    principal.clientId !== undefined &&
+    principal.subject === principal.clientId &&
+    !(typeof sub === 'string' && sub !== '')
+  );
 }
 
 /** Principals are frozen and long-lived (one per verified token): their key is worked out once. */

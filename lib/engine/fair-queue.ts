@@ -51,7 +51,8 @@ export interface CallerHolding {
 /**
  * How long an idle key is remembered (ms): its debt, its lanes, its pool time averages. Debt only
  * matters while callers contend; a caller idle this long comes back level with the rest. Short,
- * because without auth every modern HTTP request is a key of its own (caller-keys.ts).
+ * because keys are cheap to make: without auth every client address (and every stdio or
+ * in-process connection) is a key of its own (caller-keys.ts).
  */
 export const DEFAULT_IDLE_KEY_MS = 10_000;
 /** The most keys remembered at once, idle or not (keys with calls are never dropped). */

@@ -4,22 +4,30 @@
  * principal on the request's scope, the session); the engine is handed an opaque string and a
  * weight and never learns what they stand for.
  *
- * By default: the principal (issuer + subject) when the transport's auth vouched for one, else
- * the legacy session (its Mcp-Session-Id), else the connection (a stdio or WebSocket peer, or one
- * modern HTTP request). The server's `fairness.key` may choose another (a tenant named in a token
- * claim or in `_meta`); `fairness.weight` gives a key a larger or smaller share (default 1).
+ * By default: the caller identity the transport worked out at its door (the request scope's
+ * `caller`, transports/caller-identity.ts): the principal when auth vouched for one, else the
+ * client's address (an IPv4 address, an IPv6 /64), so two anonymous clients on two hosts get two
+ * shares whichever era or transport they use, and one host's many requests share one. A transport
+ * that knows neither (stdio, in-process) makes each connection a caller of its own. The server's
+ * `fairness.key` may choose another (a tenant named in a token claim or in `_meta`);
+ * `fairness.weight` gives a key a larger or smaller share (default 1).
  */
 import { type Principal, principalKey } from '../auth/principal.js';
 import type { Caller } from '../engine/fair-queue.js';
 import type { Era } from '../protocol/eras.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
 import type { MethodContext } from './method-table.js';
-import type { Session } from './session.js';
 
 /** What `fairness.key` sees of a call. */
 export interface FairnessRequest {
   /** Who is calling, as the transport's auth vouched (undefined without auth). */
   readonly principal: Principal | undefined;
+  /**
+   * The default caller key (`principal ["issuer","subject"]`, `address 192.0.2.7`,
+   * `address 2001:db8:0:1::/64` or `connection 3`): what the call is counted against unless `key`
+   * says otherwise. Behind a proxy listed in `trustProxy` the address is the client's.
+   */
+  readonly caller: string | undefined;
   /** The legacy session's id (undefined for stdio, WebSocket and modern HTTP requests). */
   readonly sessionId: string | undefined;
   readonly era: Era;
@@ -33,7 +41,7 @@ export interface FairnessRequest {
 export interface FairnessOptions {
   /**
    * The caller's key for a call; undefined (or an empty string) falls back to the default
-   * (principal, else session, else connection). Calls with the same key share one fair share.
+   * (`request.caller`: principal, else client address). Calls with the same key share one fair share.
    */
   key?: (request: FairnessRequest) => string | undefined;
   /** A key's weight: its share of the pool relative to other busy keys (default 1; must be > 0). */
@@ -62,9 +70,6 @@ export function checkFairnessOptions(fairness: unknown): void {
 
 export class CallerKeys {
   readonly #options: FairnessOptions;
-  /** A key for each connection that has neither principal nor session id. */
-  readonly #connections = new WeakMap<Session, string>();
-  #nextConnection = 1;
 
   constructor(options: FairnessOptions = {}) {
     this.#options = options;
@@ -74,6 +79,7 @@ export class CallerKeys {
   callerOf(ctx: MethodContext, tool: RegisteredTool, args: Record<string, unknown>): Caller {
     const chosen = this.#options.key?.({
       principal: ctx.scope.principal,
+      caller: ctx.scope.caller ?? ctx.session.caller,
       sessionId: ctx.session.id,
       era: ctx.scope.era,
       tool: tool.name,
@@ -87,13 +93,9 @@ export class CallerKeys {
   }
 
   #defaultKey({ scope, session }: MethodContext): string {
-    if (scope.principal) return `principal:${principalKey(scope.principal)}`;
-    if (session.id !== undefined) return `session:${session.id}`;
-    let key = this.#connections.get(session);
-    if (key === undefined) {
-      key = `connection:${this.#nextConnection++}`;
-      this.#connections.set(session, key);
-    }
-    return key;
+    // Every session gets a caller when it opens (server-sessions.ts); the principal is the fallback.
+    const caller = scope.caller ?? session.caller;
+    if (caller !== undefined) return `caller:${caller}`;
+    return scope.principal ? `principal:${principalKey(scope.principal)}` : 'caller:unknown';
   }
 }

@@ -14,15 +14,25 @@
  *   (a list_changed says "fetch again", so two unsent ones say no more than one). While the
  *   transport reports more than MAX_BACKLOG_BYTES unsent, they wait, coalesced, and are retried;
  *   a reader that never reads costs a few set entries, not a growing queue.
- * - Counted: at most `maxPerConnection` streams on one session or connection and `maxTotal` on the
- *   server (bounds-options.ts); one more is refused (-32013, `data.limit` names the bound), since
- *   each holds its request in flight and is visited by every change.
+ * - Counted: at most `maxPerConnection` streams on one session or connection, `maxPerCaller` for
+ *   one caller (the request scope's caller: its principal, else its client's address) and
+ *   `maxTotal` on the server (bounds-options.ts), since each holds its request in flight and is
+ *   visited by every change. One more than a connection's or a caller's share is refused (-32013,
+ *   `data.limit` names the bound). At the server's cap a newcomer takes room: the oldest stream
+ *   of the caller holding the most is ended (answered, as at shutdown), so one caller holding most
+ *   streams cannot keep another's first one out; only when no caller holds more than the
+ *   newcomer would is it refused (`maxListens`).
  * - A stream belongs to the principal of its request: it hears only that principal's tasks, and is
  *   granted only the resource URIs that principal's scopes may read.
  */
 import { principalKey } from '../auth/principal.js';
 import { holdsScopes } from '../auth/scopes.js';
-import { DEFAULT_MAX_LISTENS, DEFAULT_MAX_LISTENS_PER_CONNECTION } from '../bounds-options.js';
+import {
+  DEFAULT_MAX_LISTENS,
+  DEFAULT_MAX_LISTENS_PER_CALLER,
+  DEFAULT_MAX_LISTENS_PER_CONNECTION,
+} from '../bounds-options.js';
+import { CallerShares } from '../caller-shares.js';
 import type { Cancellation, CancelReason } from '../engine/cancellation.js';
 import { LISTEN_METHOD, META } from '../protocol/eras.js';
 import { ErrorCode } from '../protocol/error-codes.js';
@@ -70,6 +80,8 @@ export interface ListenStreamOptions {
   watch?: (uri: string) => () => void;
   /** Streams open at once on one session or connection (default 64). */
   maxPerConnection?: number;
+  /** Streams open at once for one caller (default 1,000). */
+  maxPerCaller?: number;
   /** Streams open at once on the server (default 10,000). */
   maxTotal?: number;
 }
@@ -164,11 +176,15 @@ export class ListenStreams {
   /** Streams open on each session (a session's entry goes with its last stream). */
   readonly #perSession = new Map<Session, number>();
   readonly #maxPerConnection: number;
+  readonly #maxPerCaller: number;
   readonly #maxTotal: number;
+  /** Each caller's streams, oldest first. */
+  readonly #shares = new CallerShares<ListenStream>();
 
   constructor(options: ListenStreamOptions) {
     this.#options = options;
     this.#maxPerConnection = options.maxPerConnection ?? DEFAULT_MAX_LISTENS_PER_CONNECTION;
+    this.#maxPerCaller = options.maxPerCaller ?? DEFAULT_MAX_LISTENS_PER_CALLER;
     this.#maxTotal = options.maxTotal ?? DEFAULT_MAX_LISTENS;
   }
 
@@ -221,7 +237,8 @@ export class ListenStreams {
     const granted = this.#grant(readFilter(params.notifications), scope.principal);
     // A connection already gone could never end the stream (its close has run): nothing to open.
     if (session.closed) return NO_RESPONSE;
-    this.#checkRoom(session);
+    const caller = scope.caller ?? session.caller ?? 'unknown';
+    this.#checkRoom(session, caller);
     const stream = new ListenStream(
       request.id,
       granted,
@@ -245,10 +262,12 @@ export class ListenStreams {
       }),
     );
     this.#streams.set(stream, cancellation);
+    this.#shares.add(caller, stream);
     this.#perSession.set(session, (this.#perSession.get(session) ?? 0) + 1);
     return new Promise<unknown>((resolve) => {
       cancellation.onCancel((reason: CancelReason) => {
         this.#streams.delete(stream);
+        this.#shares.remove(stream);
         const left = (this.#perSession.get(session) ?? 1) - 1;
         if (left <= 0) this.#perSession.delete(session);
         else this.#perSession.set(session, left);
@@ -262,8 +281,12 @@ export class ListenStreams {
     });
   }
 
-  /** Refuses one stream more than the session's or the server's bound allows. */
-  #checkRoom(session: Session): void {
+  /**
+   * Refuses one stream more than the session's or the caller's share allows; at the server's
+   * bound, ends the oldest stream of the biggest holder to make room, or refuses when none holds
+   * more than `caller` would.
+   */
+  #checkRoom(session: Session, caller: string): void {
     const mine = this.#perSession.get(session) ?? 0;
     if (mine >= this.#maxPerConnection) {
       throw new ProtocolError(
@@ -271,6 +294,19 @@ export class ListenStreams {
         `Limit exceeded: bounds.maxListensPerConnection allows ${this.#maxPerConnection} listen streams on one connection; end one (notifications/cancelled) before opening another`,
         { limit: 'maxListensPerConnection', scope: 'connection', max: this.#maxPerConnection },
       );
+    }
+    const callers = this.#shares.countOf(caller);
+    if (callers >= this.#maxPerCaller) {
+      throw new ProtocolError(
+        ErrorCode.LimitExceeded,
+        `Limit exceeded: bounds.maxListensPerCaller allows ${this.#maxPerCaller} listen streams for one caller; end one (notifications/cancelled) before opening another`,
+        { limit: 'maxListensPerCaller', scope: 'caller', max: this.#maxPerCaller },
+      );
+    }
+    if (this.#streams.size >= this.#maxTotal) {
+      const taken = this.#shares.oldestOfBiggestHolder(caller);
+      // Ended as at shutdown: its listen request is answered, telling its client it ended on purpose.
+      if (taken !== undefined) this.#streams.get(taken)?.cancel('shutdown');
     }
     if (this.#streams.size >= this.#maxTotal) {
       throw new ProtocolError(

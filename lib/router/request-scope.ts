@@ -27,6 +27,8 @@ export interface RequestScope {
   readonly serverRequests: boolean;
   /** Who is calling, as the transport's auth hook vouched (undefined without auth). */
   readonly principal: Principal | undefined;
+  /** The caller key every bound and share counts this request against (Session.caller). */
+  readonly caller: string | undefined;
 }
 
 export function legacyScope(session: Session): RequestScope {
@@ -38,10 +40,15 @@ export function legacyScope(session: Session): RequestScope {
     minLogLevel: session.minLogLevel,
     serverRequests: true,
     principal: session.principal,
+    caller: session.caller,
   };
 }
 
-export function modernScope(envelope: ModernEnvelope, principal: Principal | undefined): RequestScope {
+export function modernScope(
+  envelope: ModernEnvelope,
+  principal: Principal | undefined,
+  caller: string | undefined,
+): RequestScope {
   return {
     era: 'modern',
     version: envelope.version,
@@ -51,5 +58,6 @@ export function modernScope(envelope: ModernEnvelope, principal: Principal | und
     minLogLevel: envelope.logLevel === undefined ? NO_LOGS : logLevelIndex(envelope.logLevel),
     serverRequests: false,
     principal,
+    caller,
   };
 }

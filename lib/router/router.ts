@@ -242,7 +242,7 @@ export class Router {
     // Modern: the envelope first (-32602 / -32022), then routing (-32601), as clients rely on.
     let scope: RequestScope;
     try {
-      scope = modernScope(readModernEnvelope(request.params), session.principal);
+      scope = modernScope(readModernEnvelope(request.params), session.principal, session.caller);
     } catch (error) {
       sink.send(this.#errorResponse(request, error, this.#modern));
       return undefined;

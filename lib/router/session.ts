@@ -54,6 +54,12 @@ export class Session {
    * perhaps on several sockets: its transport sets the one of each POST before handing it over.
    */
   peer: PeerAddress | undefined;
+  /**
+   * Who this session's caller is for every bound and share (transports/caller-identity.ts): its
+   * principal's key, else its client's address key; undefined where the transport knows neither
+   * (stdio, in-process), and the session is then a caller of its own.
+   */
+  readonly caller: string | undefined;
 
   constructor(
     /** Where messages that answer no particular request go (list_changed, resource updates). */
@@ -62,9 +68,11 @@ export class Session {
     /** Who opened this session, as the transport's auth hook vouched (undefined without auth). */
     principal?: Principal,
     peer?: PeerAddress,
+    caller?: string,
   ) {
     this.#principal = principal;
     this.peer = peer;
+    this.caller = caller;
   }
 
   /** Who opened this session, as the transport's auth hook vouched (undefined without auth). */

@@ -132,6 +132,7 @@ export class TaskRunner {
     };
     if (era === 'legacy') record.owner = ownerOf(ctx.session);
     if (ctx.scope.principal !== undefined) record.principal = principalKey(ctx.scope.principal);
+    else if (ctx.scope.caller !== undefined) record.caller = ctx.scope.caller;
     if (inputs?.state !== undefined) record.state = inputs.state;
     await this.#options.store.create(record);
     const running: RunningTask = { cancellation: new Cancellation(), wake: undefined };

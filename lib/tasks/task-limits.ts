@@ -6,8 +6,10 @@
  * record left is still running refuses the new task at creation (-32013 with the limit and
  * `retryAfterMs` in `data`): a task is never created and then failed for want of room.
  *
- * The caller of a task is its principal (issuer + subject), else its legacy session, else
- * "anonymous": without auth every modern client is one caller here.
+ * The caller of a task is its principal (issuer + subject), else the caller its request came from
+ * (the client's address, caller-identity.ts), else its legacy session, else "anonymous" (a record
+ * written before callers were kept). So an anonymous client flooding tasks drops its own finished
+ * results, never those of a client on another address.
  */
 import { ErrorCode } from '../protocol/error-codes.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
@@ -46,8 +48,9 @@ export function taskLimitsOf(limits: TaskLimits | undefined, where: string): Req
 }
 
 /** Who a task counts against (see the module comment). */
-export function taskCallerOf(record: Pick<TaskRecord, 'principal' | 'owner'>): string {
+export function taskCallerOf(record: Pick<TaskRecord, 'principal' | 'owner' | 'caller'>): string {
   if (record.principal !== undefined) return `principal ${record.principal}`;
+  if (record.caller !== undefined) return record.caller;
   if (record.owner !== undefined) return `session ${record.owner}`;
   return 'anonymous';
 }

@@ -30,6 +30,11 @@ export interface TaskRecord {
    * Only that principal may read, update or cancel it; to any other the task does not exist.
    */
   principal?: string;
+  /**
+   * The caller it counts against when it has no principal (transports/caller-identity.ts: the
+   * client's address, or a connection of its own): the store's per-caller limits use it.
+   */
+  caller?: string;
   /** The tool it runs, for the server log and statusMessage. */
   tool: string;
   status: TaskStatus;

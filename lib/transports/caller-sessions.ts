@@ -1,21 +1,16 @@
 /**
- * Legacy HTTP sessions counted per caller: the principal that initialized them, or without auth the
- * peer's address. One caller may hold at most `maxSessionsPerCaller` sessions; past it, its
- * least recently used idle session (no request in flight, no stream open) is ended to make room,
- * and only when every one of them is busy is the new initialize refused (429). So one principal, or
- * one local process without auth, cannot fill `maxSessions` and lock every other client out, and
- * a client that leaks sessions loses its own oldest ones, not someone else's.
+ * Legacy HTTP sessions counted per caller (caller-identity.ts: the principal that initialized them,
+ * else the client's address). One caller may hold at most `maxSessionsPerCaller` sessions; past
+ * it, its least recently used idle session (no request in flight, no stream open) is ended to make
+ * room, and only when every one of them is busy is the new initialize refused (429). When the
+ * whole table is full, a newcomer takes the least recently used idle session of the caller that
+ * holds the most. So neither one caller nor the ten that fill `maxSessions` between them can lock
+ * another client out, and a client that leaks sessions loses its own oldest ones first.
  */
-import { type Principal, principalKey } from '../auth/principal.js';
 import type { HttpSession } from './http-session.js';
 
 /** Sessions one caller may hold at once (the default of `maxSessionsPerCaller`). */
 export const DEFAULT_MAX_SESSIONS_PER_CALLER = 1_000;
-
-/** Who a session is counted against: its principal, else its peer's address (all ports alike). */
-export function sessionCallerOf(principal: Principal | undefined, address: string | undefined): string {
-  return principal === undefined ? `peer ${address ?? 'unknown'}` : `principal ${principalKey(principal)}`;
-}
 
 export class CallerSessions {
   /** Each caller's sessions, least recently used first (a Map keeps insertion order). */
@@ -67,6 +62,21 @@ export class CallerSessions {
     const mine = this.#byCaller.get(caller);
     mine?.delete(session.id);
     if (mine?.size === 0) this.#byCaller.delete(caller);
+  }
+
+  /**
+   * The least recently used idle session of the caller holding the most sessions (of the next
+   * biggest when all of that one's are busy), among callers holding more than `newcomer` would once
+   * served (so taking it is fair); undefined when there is none.
+   */
+  idleOfBiggestHolder(newcomer: string): HttpSession | undefined {
+    const enough = (this.#byCaller.get(newcomer)?.size ?? 0) + 1;
+    const holders = [...this.#byCaller.values()].sort((a, b) => b.size - a.size);
+    for (const sessions of holders) {
+      if (sessions.size <= enough) break;
+      for (const session of sessions.values()) if (session.idle) return session;
+    }
+    return undefined;
   }
 
   /** Callers holding sessions now. */

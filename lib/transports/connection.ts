@@ -23,14 +23,16 @@ export interface Connection {
 }
 
 /**
- * Opens a connection; `principal` is who the transport's auth hook vouched for, if anyone, and
- * `peer` the socket the peer is on (network transports).
+ * Opens a connection; `principal` is who the transport's auth hook vouched for, if anyone, `peer`
+ * the socket the peer is on (network transports), and `caller` the caller key worked out at the
+ * door (caller-identity.ts), which every bound and share counts the connection against.
  */
 export type Connect = (
   sink: MessageSink,
   sessionId?: string,
   principal?: Principal,
   peer?: PeerAddress,
+  caller?: string,
 ) => Connection;
 
 /** The remote end of `socket`, when it is (still) known. */

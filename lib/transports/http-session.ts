@@ -38,6 +38,7 @@ export class HttpSession {
     bounds: { maxEvents: number; maxBytes: number; budget?: ReplayBudget; maxBacklogBytes: number },
     principal?: Principal,
     peer?: PeerAddress,
+    caller?: string,
   ) {
     this.store = new EventStore(bounds.maxEvents, bounds.maxBytes, bounds.budget);
     this.#maxBacklogBytes = bounds.maxBacklogBytes;
@@ -47,6 +48,7 @@ export class HttpSession {
       id,
       principal,
       peer,
+      caller,
     );
   }
 

@@ -11,10 +11,12 @@
  *   principal is answered 404 exactly as an unknown one, so a leaked id is no capability. A session
  *   that made no request after its initialize is *unused*: it expires after `unusedSessionMs`
  *   (seconds, not the idle timeout), and when `maxSessions` is reached the least recently created
- *   unused one is evicted to make room, so a flood of bare initializes cannot keep real clients out.
- *   Only a table full of sessions in use refuses (503). One caller (principal, else peer address)
- *   holds at most `maxSessionsPerCaller`: its least recently used idle one is ended to make room,
- *   and when all of them are busy its initialize is refused (429; caller-sessions.ts).
+ *   unused one is evicted to make room, so a flood of bare initializes cannot keep real clients out;
+ *   then the least recently used idle session of the caller holding the most is ended, so callers
+ *   that filled the table never keep one more out. Only a table full of sessions in use refuses
+ *   (503). One caller (caller-identity.ts: principal, else client address) holds at most
+ *   `maxSessionsPerCaller`: its least recently used idle one is ended to make room, and when all of
+ *   them are busy its initialize is refused (429; caller-sessions.ts).
  * - A POST whose principal lacks the scopes of what it calls gets 403 (scope-gate.ts), unrun.
  * - Replay events are bounded per session and across all sessions (`maxEventBytes`, oldest first);
  *   an SSE reader more than `maxStreamBacklogBytes` behind has its stream cut (its calls go on, per
@@ -31,7 +33,7 @@ import { type Principal, samePrincipal } from '../auth/principal.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { classify, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import { isSupportedVersion, LEGACY_VERSIONS } from '../protocol/versions.js';
-import { CallerSessions, sessionCallerOf } from './caller-sessions.js';
+import { CallerSessions } from './caller-sessions.js';
 import { type Connect, peerOf } from './connection.js';
 import { ReplayBudget } from './event-store.js';
 import { acceptOf, header, reply, sendJson } from './http-replies.js';
@@ -105,6 +107,7 @@ export class LegacyHttpSessions {
     acceptsSse: boolean,
     accepting: boolean,
     principal?: Principal,
+    caller?: string,
   ): Promise<void> {
     const messages = Array.isArray(body) ? body : [body];
     const kinds = messages.map((value) => classify(value));
@@ -129,8 +132,9 @@ export class LegacyHttpSessions {
           'initialize must be sent alone, not in a batch',
         );
       }
-      const caller = sessionCallerOf(principal, request.socket.remoteAddress);
-      const held = this.#perCaller.makeRoom(caller, (old) => this.#end(old));
+      // A socket already gone has no address: such initializes share one caller.
+      const owner = caller ?? 'address unknown';
+      const held = this.#perCaller.makeRoom(owner, (old) => this.#end(old));
       if (held !== undefined) {
         return reply(
           response,
@@ -141,6 +145,12 @@ export class LegacyHttpSessions {
         );
       }
       if (this.#sessions.size >= this.#options.maxSessions) this.#evictOneUnused();
+      // Still full: the newcomer takes the least recently used idle session of the biggest holder,
+      // so callers that filled the table cannot keep one more out (caller-sessions.ts).
+      if (this.#sessions.size >= this.#options.maxSessions) {
+        const taken = this.#perCaller.idleOfBiggestHolder(owner);
+        if (taken !== undefined) this.#end(taken);
+      }
       if (this.#sessions.size >= this.#options.maxSessions) {
         return reply(
           response,
@@ -160,10 +170,11 @@ export class LegacyHttpSessions {
         },
         principal,
         peerOf(request.socket),
+        owner,
       );
       this.#sessions.set(session.id, session);
       this.#unused.set(session.id, session);
-      this.#perCaller.add(caller, session);
+      this.#perCaller.add(owner, session);
     } else {
       session = this.#sessionOf(request, response, principal);
       if (!session) return;

@@ -92,7 +92,8 @@ export class ModernHttpRequests {
 
   /**
    * Serves one POST whose body is a modern message; `accepting` is false while the server stops.
-   * `principal` is who the auth hook vouched for: the request's connection carries it.
+   * `principal` is who the auth hook vouched for and `caller` the caller key worked out at the
+   * door (caller-identity.ts): the request's connection carries both.
    */
   async post(
     request: IncomingMessage,
@@ -101,6 +102,7 @@ export class ModernHttpRequests {
     acceptsSse: boolean,
     accepting: boolean,
     principal?: Principal,
+    caller?: string,
   ): Promise<void> {
     const message = classify(body);
     switch (message.kind) {
@@ -118,7 +120,13 @@ export class ModernHttpRequests {
         // Accepted, then handed over; there is no one to answer. (Over HTTP this era cancels by
         // closing the stream, so a client has no notification it needs to send.)
         response.writeHead(202).end();
-        const connection = this.#connect({ send: () => {} }, undefined, principal, peerOf(request.socket));
+        const connection = this.#connect(
+          { send: () => {} },
+          undefined,
+          principal,
+          peerOf(request.socket),
+          caller,
+        );
         connection.receive(body);
         connection.close();
         return;
@@ -136,7 +144,7 @@ export class ModernHttpRequests {
         if (refusal) return refuse(response, id, refusal.error, refusal.fromEnvelope);
         const forbidden = this.#scopes.refusal(principal, [message.message], request);
         if (forbidden) return sendScopeRefusal(response, forbidden);
-        return this.#answer(body, id, acceptsSse, request, response, principal);
+        return this.#answer(body, id, acceptsSse, request, response, principal, caller);
       }
     }
   }
@@ -153,6 +161,7 @@ export class ModernHttpRequests {
     request: IncomingMessage,
     response: ServerResponse,
     principal: Principal | undefined,
+    caller: string | undefined,
   ): Promise<void> {
     const peer: PeerAddress | undefined = peerOf(request.socket);
     const buffered: JsonRpcMessage[] = [];
@@ -179,7 +188,7 @@ export class ModernHttpRequests {
       backlogBytes: () => exchange.stream?.backlogBytes ?? 0,
     };
     const exchange: Exchange = {
-      connection: this.#connect(sink, undefined, principal, peer),
+      connection: this.#connect(sink, undefined, principal, peer, caller),
       response,
       stream: undefined,
       over: false,

@@ -20,6 +20,7 @@ import { ErrorCode } from '../protocol/error-codes.js';
 import { eraOfPost } from '../protocol/http-era.js';
 import type { JsonRpcRequest } from '../protocol/json-rpc.js';
 import { type AuthHook, callAuthHook, isAccepted } from './bearer-auth.js';
+import { CallerIdentity, type CallerIdentityOptions } from './caller-identity.js';
 import { DEFAULT_MAX_SESSIONS_PER_CALLER } from './caller-sessions.js';
 import type { Connect } from './connection.js';
 import { type CorsOptions, CorsPolicy } from './cors.js';
@@ -34,7 +35,7 @@ import { isResourceMetadataPath, serveResourceMetadata } from './resource-metada
 import { RightsWatch } from './rights-watch.js';
 import { ScopeGate } from './scope-gate.js';
 
-export interface StreamableHttpOptions extends OriginGuardOptions {
+export interface StreamableHttpOptions extends OriginGuardOptions, CallerIdentityOptions {
   /** The MCP endpoint (default `/mcp`). */
   path?: string;
   /** Largest accepted request body in bytes (default: the server's `maxMessageBytes`, 16 MiB); larger -> 413. */
@@ -122,6 +123,8 @@ export class StreamableHttpTransport {
   readonly #logError: (message: string) => void;
   /** Re-checks the rights of callers holding a stream open (rights-watch.ts). */
   readonly #rights: RightsWatch;
+  /** Who each request's caller is (its principal, else its client's address). */
+  readonly #identity: CallerIdentity;
 
   /**
    * `connect` opens a connection to the server (one per legacy session, one per modern request);
@@ -136,6 +139,7 @@ export class StreamableHttpTransport {
     this.#options = { path: '/mcp', maxBodyBytes: 4 * 1024 * 1024, ...options };
     this.#health = health;
     this.#cors = new CorsPolicy(options.cors);
+    this.#identity = new CallerIdentity(options);
     this.#logError = options.logError ?? ((message) => process.stderr.write(`${message}\n`));
     const allowedOrigins = options.allowedOrigins;
     this.#guard =
@@ -261,9 +265,11 @@ export class StreamableHttpTransport {
       }
       if (verdict !== true) principal = verdict.principal;
     }
+    // Worked out once, here: every bound and share downstream counts this caller.
+    const caller = this.#identity.of(request, principal);
     switch (request.method) {
       case 'POST':
-        return this.#post(request, response, principal);
+        return this.#post(request, response, principal, caller);
       case 'GET':
         this.#legacy.get(request, response, this.#accepting, principal);
         // A GET stream lives as long as the client keeps it: it ends when the caller's rights lapse,
@@ -288,13 +294,14 @@ export class StreamableHttpTransport {
     request: IncomingMessage,
     response: ServerResponse,
     principal: Principal | undefined,
+    caller: string | undefined,
   ): Promise<void> {
     const posted = await readPostedMessage(request, response, this.#options.maxBodyBytes);
     if (!posted) return;
     const { body, acceptsSse } = posted;
     if (eraOfPost(body, header(request, 'mcp-protocol-version')) === 'modern') {
-      return this.#modern.post(request, response, body, acceptsSse, this.#accepting, principal);
+      return this.#modern.post(request, response, body, acceptsSse, this.#accepting, principal, caller);
     }
-    return this.#legacy.post(request, response, body, acceptsSse, this.#accepting, principal);
+    return this.#legacy.post(request, response, body, acceptsSse, this.#accepting, principal, caller);
   }
 }

@@ -9,7 +9,11 @@
  *   the server stops reading from it (so it cannot queue more work) until the buffer drains. A peer
  *   whose buffer stays above that bound for `maxStalledMs` is closed (1008) and its calls
  *   cancelled: a reader that never reads would otherwise hold its memory and its work forever.
- * - `maxConnections` sockets at most; an upgrade beyond is refused with 503.
+ * - Shared fairly: `maxConnectionsPerCaller` sockets per caller (caller-identity.ts: principal,
+ *   else client address), beyond that 429; `maxConnections` sockets in all, and when they are all
+ *   open a newcomer's upgrade closes the oldest socket of the caller holding the most (1013, "try
+ *   again later") rather than being refused while one caller holds most of them. Only when no
+ *   caller holds more than the newcomer would is the upgrade refused with 503.
  * - Frames above `maxPayload` close the socket (1009), as `ws` enforces; Host/Origin are checked at
  *   the upgrade (DNS rebinding), and a browser Origin must be listed in `allowedOrigins`, even a
  *   local one: a WebSocket has no CORS to stop a page on another local port. No Origin (a client
@@ -27,16 +31,18 @@ import type { AddressInfo } from 'node:net';
 import { type RawData, type WebSocket, WebSocketServer } from 'ws';
 import { checkListenAudience } from '../auth/host-audience.js';
 import type { Principal } from '../auth/principal.js';
+import { CallerShares } from '../caller-shares.js';
 import { failure, parseError } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import type { PeerAddress } from '../router/session.js';
 import { type AuthHook, callAuthHook, isAccepted } from './bearer-auth.js';
+import { CallerIdentity, type CallerIdentityOptions } from './caller-identity.js';
 import { type Connect, peerOf } from './connection.js';
 import { closeListener, trackSockets } from './listener-close.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
 import { type RightsLapse, RightsWatch, TOKEN_EXPIRED } from './rights-watch.js';
 
-export interface WebSocketOptions extends OriginGuardOptions {
+export interface WebSocketOptions extends OriginGuardOptions, CallerIdentityOptions {
   /** Largest accepted frame in bytes (default 16 MiB); larger closes the socket with 1009. */
   maxPayload?: number;
   /** Ping interval in ms; a peer silent for a whole interval is dropped (default 30 s; 0 = none). */
@@ -45,8 +51,13 @@ export interface WebSocketOptions extends OriginGuardOptions {
   maxBufferedBytes?: number;
   /** Close (1008) a peer whose unsent output stays above maxBufferedBytes this long (default 30 s). */
   maxStalledMs?: number;
-  /** Open sockets at most; an upgrade beyond gets 503 (default 1000). */
+  /**
+   * Open sockets at most (default 1000); when full, an upgrade takes the oldest socket of the caller
+   * holding the most, and gets 503 only when no caller holds more than it would.
+   */
   maxConnections?: number;
+  /** Open sockets of one caller at most (default 100, a tenth of maxConnections); beyond, 429. */
+  maxConnectionsPerCaller?: number;
   /** Only upgrade requests for this path (default: any path). */
   path?: string;
   auth?: AuthHook;
@@ -64,6 +75,13 @@ const SUBPROTOCOL = 'mcp';
 
 /** The close code and reason of a connection whose principal's credentials expired. */
 export const TOKEN_EXPIRED_CLOSE = { code: 1008, reason: 'token expired' } as const;
+/** The close code and reason of a socket closed to make room for another caller at maxConnections. */
+export const MADE_ROOM_CLOSE = {
+  code: 1013,
+  reason: 'closed to make room for another caller (maxConnections); reconnect later',
+} as const;
+/** Sockets one caller may hold at once (the default of `maxConnectionsPerCaller`). */
+export const DEFAULT_MAX_CONNECTIONS_PER_CALLER = 100;
 const logToStderr = (message: string) => process.stderr.write(`${message}\n`);
 
 export class WebSocketTransport {
@@ -71,7 +89,12 @@ export class WebSocketTransport {
   readonly #options: Required<
     Pick<
       WebSocketOptions,
-      'maxPayload' | 'heartbeatMs' | 'maxBufferedBytes' | 'maxStalledMs' | 'maxConnections'
+      | 'maxPayload'
+      | 'heartbeatMs'
+      | 'maxBufferedBytes'
+      | 'maxStalledMs'
+      | 'maxConnections'
+      | 'maxConnectionsPerCaller'
     >
   > &
     WebSocketOptions;
@@ -87,6 +110,13 @@ export class WebSocketTransport {
   /** The principal each accepted upgrade request was granted, until its connection opens. */
   readonly #principals = new WeakMap<IncomingMessage, Principal>();
   readonly #rights: RightsWatch;
+  /** The caller key of each accepted upgrade request, until its connection opens. */
+  readonly #callers = new WeakMap<IncomingMessage, string>();
+  /** Who each open socket belongs to, for the per-caller share and making room at the cap. */
+  readonly #shares = new CallerShares<WebSocket>();
+  readonly #identity: CallerIdentity;
+  /** Sockets closed to make room whose close has not completed: their room is already given away. */
+  #makingRoom = 0;
 
   constructor(connect: Connect, options: WebSocketOptions = {}) {
     this.#connect = connect;
@@ -96,9 +126,11 @@ export class WebSocketTransport {
       maxBufferedBytes: 8 * 1024 * 1024,
       maxStalledMs: 30_000,
       maxConnections: 1000,
+      maxConnectionsPerCaller: DEFAULT_MAX_CONNECTIONS_PER_CALLER,
       ...options,
     };
     this.#rights = new RightsWatch(options.auth, options.logError ?? logToStderr);
+    this.#identity = new CallerIdentity(options);
   }
 
   /** Listens on its own port. */
@@ -156,7 +188,7 @@ export class WebSocketTransport {
     });
     this.#server = server;
     server.on('connection', (socket, request) =>
-      this.#accept(socket, request, this.#principals.get(request)),
+      this.#accept(socket, request, this.#principals.get(request), this.#callers.get(request)),
     );
     if (this.#options.heartbeatMs > 0) {
       this.#heartbeat = setInterval(() => this.#beat(server), this.#options.heartbeatMs);
@@ -178,35 +210,71 @@ export class WebSocketTransport {
       done(false, 403, problem);
       return;
     }
-    const open = (this.#server?.clients.size ?? 0) + this.#upgrading;
-    if (open >= this.#options.maxConnections) {
-      done(
-        false,
-        503,
-        `Too many WebSocket connections (${open}; maxConnections is ${this.#options.maxConnections}); retry later`,
-      );
-      return;
-    }
     if (!this.#options.auth) {
-      done(true);
+      this.#admit(request, undefined, done);
       return;
     }
+    // Even full, an upgrade is authenticated first: who it is decides whether it may take room.
     this.#upgrading++;
     Promise.resolve(callAuthHook(this.#options.auth, request, this.#options.logError ?? logToStderr)).then(
       (verdict) => {
         this.#upgrading--;
         if (!isAccepted(verdict)) return done(false, verdict.status, verdict.message, verdict.headers);
-        if (verdict !== true) {
-          if (isExpired(verdict.principal)) return done(false, 401, 'The token has expired');
-          this.#principals.set(request, verdict.principal);
-        }
-        done(true);
+        if (verdict !== true && isExpired(verdict.principal))
+          return done(false, 401, 'The token has expired');
+        this.#admit(request, verdict === true ? undefined : verdict.principal, done);
       },
     );
   }
 
-  #accept(socket: WebSocket, request: IncomingMessage, principal: Principal | undefined): void {
+  /** Lets the upgrade of `principal`'s caller in if its share and the server's capacity allow. */
+  #admit(
+    request: IncomingMessage,
+    principal: Principal | undefined,
+    done: (ok: boolean, code?: number, message?: string, headers?: Record<string, string>) => void,
+  ): void {
+    const caller = this.#identity.of(request, principal) ?? 'address unknown';
+    const mine = this.#shares.countOf(caller);
+    if (mine >= this.#options.maxConnectionsPerCaller) {
+      done(
+        false,
+        429,
+        `Too many WebSocket connections for this caller (${mine}; maxConnectionsPerCaller is ${this.#options.maxConnectionsPerCaller}); close one before opening another`,
+        { 'retry-after': '1' },
+      );
+      return;
+    }
+    const open = (this.#server?.clients.size ?? 0) + this.#upgrading - this.#makingRoom;
+    if (open >= this.#options.maxConnections) {
+      const taken = this.#shares.oldestOfBiggestHolder(caller);
+      if (taken === undefined) {
+        done(
+          false,
+          503,
+          `Too many WebSocket connections (${open}; maxConnections is ${this.#options.maxConnections}); retry later`,
+        );
+        return;
+      }
+      // Its calls are cancelled now; the socket is cut if its peer does not answer the close.
+      this.#shares.remove(taken);
+      this.#makingRoom++;
+      taken.once('close', () => this.#makingRoom--);
+      taken.close(MADE_ROOM_CLOSE.code, MADE_ROOM_CLOSE.reason);
+      setTimeout(() => taken.terminate(), 1000).unref();
+    }
+    if (principal !== undefined) this.#principals.set(request, principal);
+    this.#callers.set(request, caller);
+    done(true);
+  }
+
+  #accept(
+    socket: WebSocket,
+    request: IncomingMessage,
+    principal: Principal | undefined,
+    caller: string | undefined,
+  ): void {
     const peer: PeerAddress | undefined = peerOf(request.socket);
+    if (caller !== undefined) this.#shares.add(caller, socket);
     this.#alive.set(socket, true);
     socket.on('pong', () => this.#alive.set(socket, true));
     let paused = false;
@@ -245,6 +313,7 @@ export class WebSocketTransport {
       undefined,
       principal,
       peer,
+      caller,
     );
     let lapsed = false;
     const stopWatching = this.#rights.watch(request, principal, (lapse) => {
@@ -276,6 +345,7 @@ export class WebSocketTransport {
     });
     socket.once('close', () => {
       stopWatching();
+      this.#shares.remove(socket);
       clearTimeout(stalled);
       connection.close();
     });

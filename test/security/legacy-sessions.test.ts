@@ -11,37 +11,11 @@ import { describe, it } from 'node:test';
 import { McpServer } from '../../lib/index.js';
 import * as eventStore from '../../lib/transports/event-store.js';
 import type { StreamableHttpOptions } from '../../lib/transports/streamable-http.js';
+import { initializeSession, pingSession } from '../support/legacy-session.js';
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-
-async function initialize(url: string): Promise<{ status: number; id: string | null }> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: HEADERS,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'flood', version: '1' },
-      },
-    }),
-  });
-  await response.text();
-  return { status: response.status, id: response.headers.get('mcp-session-id') };
-}
-
-async function ping(url: string, session: string): Promise<number> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: { ...HEADERS, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-  });
-  await response.text();
-  return response.status;
-}
+const initialize = (url: string) => initializeSession(url);
+const ping = (url: string, session: string) => pingSession(url, session);
 
 async function serving(http: StreamableHttpOptions, run: (url: string, server: McpServer) => Promise<void>) {
   const server = new McpServer({ name: 'legacy-sessions', version: '1' }).resource({

@@ -6,33 +6,15 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
 import { McpServer } from '../../lib/index.js';
 import { heapUsedAfterGc, MB } from '../support/heap.js';
+import { acknowledgements, keepingPeer, listenRequest } from '../support/listen-peer.js';
 import { envelope, type Wire } from '../transports/modern-http-peer.js';
 
-/** A WebSocket peer that keeps every message it receives. */
-async function peer(url: string): Promise<{ socket: WebSocket; received: Wire[] }> {
-  const socket = new WebSocket(url, 'mcp', { handshakeTimeout: 10_000 });
-  const received: Wire[] = [];
-  socket.on('message', (data) => received.push(JSON.parse(String(data))));
-  await new Promise((resolve, reject) => {
-    socket.once('open', resolve);
-    socket.once('error', reject);
-  });
-  return { socket, received };
-}
-
-const listen = (id: number) =>
-  JSON.stringify({
-    jsonrpc: '2.0',
-    id,
-    method: 'subscriptions/listen',
-    params: { notifications: { toolsListChanged: true }, _meta: envelope() },
-  });
-
-const acks = (received: Wire[]) =>
-  received.filter((message) => message.method === 'notifications/subscriptions/acknowledged').length;
+const peer = (url: string) => keepingPeer(url);
+const listen = listenRequest;
+const acks = acknowledgements;
 const refusals = (received: Wire[], limit: string) =>
   received.filter((message) => message.error?.code === -32013 && message.error.data?.limit === limit).length;
 

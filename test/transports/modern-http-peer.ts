@@ -44,7 +44,11 @@ export interface ModernReply {
 let nextId = 1;
 
 export class ModernHttpPeer {
-  constructor(readonly url: string) {}
+  /** `fetchImpl`: how requests go out (test/support/fetch-from.ts sends from another address). */
+  constructor(
+    readonly url: string,
+    readonly fetchImpl: typeof fetch = fetch,
+  ) {}
 
   /**
    * POSTs `method` with `params` (the envelope is added unless params carries its own `_meta`, or
@@ -77,7 +81,7 @@ export class ModernHttpPeer {
         if (existing.toLowerCase() === name.toLowerCase()) delete sent[existing];
       if (value !== null) sent[name] = value;
     }
-    const response = await fetch(this.url, {
+    const response = await this.fetchImpl(this.url, {
       method: 'POST',
       headers: sent,
       body: JSON.stringify(body),
