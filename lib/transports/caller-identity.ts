@@ -65,6 +65,17 @@ function expandIpv6(address: string): string[] {
   );
 }
 
+/**
+ * The client address each request's door worked out (`CallerIdentity.arrive`), for what must know
+ * the source before any principal exists: introspection shares its capacity by it.
+ */
+const doorAddresses = new WeakMap<IncomingMessage, string>();
+
+/** The client's address as the door read it (a trusted proxy's word included), else the socket's peer. */
+export function clientAddressAtDoor(request: IncomingMessage): string | undefined {
+  return doorAddresses.get(request) ?? request.socket?.remoteAddress;
+}
+
 /** Reads who a request comes from, trusting forwarding headers from the configured proxies only. */
 export class CallerIdentity {
   readonly #proxies: BlockList | undefined;
@@ -78,6 +89,12 @@ export class CallerIdentity {
     if (principal !== undefined) return principalCaller(principal);
     const address = this.clientAddress(request);
     return address === undefined ? undefined : addressCaller(address);
+  }
+
+  /** Records the request's client address as it enters, before the auth hook asks where it is from. */
+  arrive(request: IncomingMessage): void {
+    const address = this.clientAddress(request);
+    if (address !== undefined) doorAddresses.set(request, address);
   }
 
   /** The client's address: the socket's peer, or what a trusted proxy says it forwarded for. */

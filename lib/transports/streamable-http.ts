@@ -257,6 +257,7 @@ export class StreamableHttpTransport {
     // Who is calling, when the hook says: it travels with every message of this request.
     let principal: Principal | undefined;
     if (this.#options.auth) {
+      this.#identity.arrive(request);
       const answer = callAuthHook(this.#options.auth, request, this.#logError);
       // A verdict given at once (a cached token) goes on in the same turn.
       const verdict = answer instanceof Promise ? await answer : answer;

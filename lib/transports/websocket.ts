@@ -216,6 +216,7 @@ export class WebSocketTransport {
     }
     // Even full, an upgrade is authenticated first: who it is decides whether it may take room.
     this.#upgrading++;
+    this.#identity.arrive(request);
     Promise.resolve(callAuthHook(this.#options.auth, request, this.#options.logError ?? logToStderr)).then(
       (verdict) => {
         this.#upgrading--;
