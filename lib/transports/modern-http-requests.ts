@@ -9,8 +9,9 @@
  *
  * The client closing its response stream is the era's cancel: the connection is closed, which
  * cancels the call exactly as `notifications/cancelled` would (a blocking call's flag is raised and
- * its thread stopped), and nothing more is written for it. A reader that falls too far behind is
- * treated the same way, so a stalled client cannot make the server buffer without bound. Nothing on
+ * its thread stopped), and nothing more is written for it. A reader that stops reading
+ * (stalled-reader.ts) is treated the same way, so a stalled client cannot make the server buffer
+ * without bound; a reader that takes an answer larger than the bound, however slowly, is not. Nothing on
  * these streams is ever a server-to-client request: this era asks through `input_required` results.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -32,12 +33,13 @@ import { checkModernRequest, type ModernRouting } from './modern-request-checks.
 import { settlesWithinOneTurn } from './posted-message.js';
 import { type ScopeGate, sendScopeRefusal } from './scope-gate.js';
 import { SseWriter } from './sse-writer.js';
+import type { ReaderBounds } from './stalled-reader.js';
 
 export interface ModernHttpOptions {
   /** A comment line this often on an open stream (listen streams are long and mostly quiet); 0 = none. */
   keepAliveMs: number;
-  /** Bytes a stream's reader may fall behind before the stream is cut and its request cancelled. */
-  maxStreamBacklogBytes: number;
+  /** When a stream's reader has stopped reading: its stream is cut and its request cancelled. */
+  reader: ReaderBounds;
 }
 
 const isResponse = (message: JsonRpcMessage | JsonRpcMessage[]): message is JsonRpcResponse =>
@@ -159,7 +161,7 @@ export class ModernHttpRequests {
         }
       },
       // A listen stream holds its (coalesced) notifications back while this is large, well before
-      // #write would cut the stream for falling maxStreamBacklogBytes behind.
+      // the stream's reader watch would cut it for letting them pile up.
       backlogBytes: () => exchange.stream?.backlogBytes ?? 0,
     };
     const exchange: Exchange = {
@@ -212,6 +214,10 @@ export class ModernHttpRequests {
     const stream = new SseWriter(exchange.response);
     stream.open({ 'x-accel-buffering': 'no' }, this.#options.keepAliveMs);
     exchange.stream = stream;
+    stream.watchReader(this.#options.reader, () => {
+      this.#end(exchange);
+      stream.cut();
+    });
     for (const message of buffered) this.#write(exchange, message);
   }
 
@@ -220,7 +226,6 @@ export class ModernHttpRequests {
     const text = exchange.connection.encode(message);
     if (text === undefined) return;
     stream.message(text);
-    if (stream.backlogBytes > this.#options.maxStreamBacklogBytes) this.#end(exchange);
   }
 
   /** Nothing more is written: the connection closes (cancelling what still runs), the stream ends. */

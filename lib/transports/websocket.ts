@@ -7,8 +7,9 @@
  * - Heartbeat: a ping every `heartbeatMs`; a peer that did not answer the previous one is dropped.
  * - Backpressure: when a peer reads too slowly and its outgoing buffer passes `maxBufferedBytes`,
  *   the server stops reading from it (so it cannot queue more work) until the buffer drains. A peer
- *   whose buffer stays above that bound for `maxStalledMs` is closed (1008) and its calls
- *   cancelled: a reader that never reads would otherwise hold its memory and its work forever.
+ *   that, above that bound, takes nothing for `maxStalledMs` is closed (1008) and its calls
+ *   cancelled: a reader that never reads would otherwise hold its memory and its work forever. A
+ *   peer that keeps reading is never closed, however large an answer and however slow the peer.
  * - `maxConnections` sockets at most; an upgrade beyond is refused with 503.
  * - Frames above `maxPayload` close the socket (1009), as `ws` enforces; Host/Origin are checked at
  *   the upgrade (DNS rebinding), and a browser Origin must be listed in `allowedOrigins`, even a
@@ -30,6 +31,7 @@ import type { PeerAddress } from '../router/session.js';
 import { type AuthHook, callAuthHook, isAccepted } from './bearer-auth.js';
 import { type Connect, peerOf } from './connection.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
+import { StalledReaderWatch } from './stalled-reader.js';
 
 export interface WebSocketOptions extends OriginGuardOptions {
   /** Largest accepted frame in bytes (default 16 MiB); larger closes the socket with 1009. */
@@ -38,7 +40,7 @@ export interface WebSocketOptions extends OriginGuardOptions {
   heartbeatMs?: number;
   /** Stop reading from a peer whose unsent output exceeds this many bytes (default 8 MiB). */
   maxBufferedBytes?: number;
-  /** Close (1008) a peer whose unsent output stays above maxBufferedBytes this long (default 30 s). */
+  /** Close (1008) a peer that, above maxBufferedBytes, takes nothing for this long (default 30 s). */
   maxStalledMs?: number;
   /** Open sockets at most; an upgrade beyond gets 503 (default 1000). */
   maxConnections?: number;
@@ -179,22 +181,27 @@ export class WebSocketTransport {
     this.#alive.set(socket, true);
     socket.on('pong', () => this.#alive.set(socket, true));
     let paused = false;
-    let stalled: NodeJS.Timeout | undefined;
     const resumeWhenDrained = () => {
       if (paused && socket.bufferedAmount <= this.#options.maxBufferedBytes / 2) {
         paused = false;
-        clearTimeout(stalled);
         socket.resume();
       }
     };
-    // Still above the bound after maxStalledMs: the peer is not reading. Its calls are cancelled
-    // now; the close frame waits behind the unread output, so the socket is cut a moment later.
+    // Above the bound and taking nothing for maxStalledMs: the peer is not reading. Its calls are
+    // cancelled now; the close frame waits behind the unread output, so the socket is cut a moment
+    // later. No byte rule: reading is paused above the bound, so only calls in flight add output.
     const dropStalled = () => {
-      if (!paused || socket.readyState !== socket.OPEN) return;
+      if (socket.readyState !== socket.OPEN) return;
       connection.close();
       socket.close(1008, 'the peer did not read its messages (maxStalledMs)');
       setTimeout(() => socket.terminate(), 1000).unref();
     };
+    const watch = new StalledReaderWatch(
+      () => socket.bufferedAmount,
+      { maxBacklogBytes: this.#options.maxBufferedBytes, maxStalledMs: this.#options.maxStalledMs },
+      dropStalled,
+      false,
+    );
     const connection = this.#connect(
       {
         send: (message) => {
@@ -202,11 +209,10 @@ export class WebSocketTransport {
           const text = connection.encode(message);
           if (text === undefined) return;
           socket.send(text, resumeWhenDrained);
+          watch.wrote(text.length);
           if (!paused && socket.bufferedAmount > this.#options.maxBufferedBytes) {
             paused = true;
             socket.pause();
-            stalled = setTimeout(dropStalled, this.#options.maxStalledMs);
-            stalled.unref();
           }
         },
         backlogBytes: () => socket.bufferedAmount,
@@ -238,7 +244,7 @@ export class WebSocketTransport {
     });
     socket.once('close', () => {
       if (expiry) clearTimeout(expiry.timer);
-      clearTimeout(stalled);
+      watch.stop();
       connection.close();
     });
     socket.on('error', () => socket.terminate());
