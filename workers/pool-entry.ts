@@ -18,6 +18,7 @@ import type { TraceCarrier } from '../lib/engine/call-observer.js';
 import { flagView } from '../lib/engine/cancel-flags.js';
 import { beginCallLoad, CallLife, endCall, setCallLife } from '../lib/engine/thread-life.js';
 import type { PoolTask, PoolTaskResult, PoolWorkerData } from '../lib/engine/worker-protocol.js';
+import { bytesResult, isBytes } from '../lib/tools/binary-content.js';
 import { type AnswerBook, QuestionsAsked, untilQuestions } from '../lib/tools/client-questions.js';
 import { findHandler, type Handler, type HandlerAddress } from '../lib/tools/handler-export.js';
 import {
@@ -103,6 +104,12 @@ async function runUntraced(
     const value = await untilQuestions(Promise.resolve(handler(task.args, ctx)), book);
     if (value instanceof QuestionsAsked) {
       return { ok: 'input-required', questions: value.questions, events: ctx.eventsSent ?? 0 };
+    }
+    // Bare bytes become their content block here, where they were made: only base64 text crosses.
+    if (isBytes(value)) {
+      const shaped = bytesResult(task.toolName, value);
+      if ('refusal' in shaped) throw new Error(shaped.refusal);
+      return { ok: true, value: shaped.result, events: ctx.eventsSent ?? 0 };
     }
     assertTransferable(value, task.toolName);
     return { ok: true, value, events: ctx.eventsSent ?? 0 };
