@@ -28,7 +28,7 @@ import {
 import { ProtocolError } from '../protocol/protocol-error.js';
 import type { MessageSink, PeerAddress } from '../router/session.js';
 import { type Connect, type Connection, peerOf } from './connection.js';
-import { sendJson } from './http-replies.js';
+import { sendJson, sendJsonChunks } from './http-replies.js';
 import { checkModernRequest, type ModernRouting } from './modern-request-checks.js';
 import { settlesWithinOneTurn } from './posted-message.js';
 import { type ScopeGate, sendScopeRefusal } from './scope-gate.js';
@@ -223,9 +223,9 @@ export class ModernHttpRequests {
 
   #write(exchange: Exchange, message: JsonRpcMessage): void {
     const stream = exchange.stream!;
-    const text = exchange.connection.encode(message);
-    if (text === undefined) return;
-    stream.message(text);
+    const chunks = exchange.connection.encodeChunks(message);
+    if (chunks === undefined) return;
+    stream.message(chunks);
   }
 
   /** Nothing more is written: the connection closes (cancelling what still runs), the stream ends. */
@@ -255,8 +255,8 @@ function answerJson(
   answer: JsonRpcResponse | undefined,
 ): void {
   // Every request is answered or cancelled; reaching this is a bug in a method, not the client's.
-  const text = answer === undefined ? undefined : connection.encode(answer);
-  if (answer === undefined || text === undefined) {
+  const chunks = answer === undefined ? undefined : connection.encodeChunks(answer);
+  if (answer === undefined || chunks === undefined) {
     const error = new ProtocolError(
       ErrorCode.InternalError,
       'The server produced no answer for this request',
@@ -265,10 +265,10 @@ function answerJson(
     return;
   }
   if (!('error' in answer)) {
-    sendJson(response, 200, text);
+    sendJsonChunks(response, 200, chunks);
     return;
   }
   // A caller over its limits hears when to retry in a header too (Retry-After), as HTTP clients expect.
   const headers = httpHeadersFor('modern', answer.error.data);
-  sendJson(response, httpStatusFor('modern', answer.error.code), text, headers);
+  sendJsonChunks(response, httpStatusFor('modern', answer.error.code), chunks, headers);
 }

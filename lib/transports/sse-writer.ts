@@ -61,8 +61,8 @@ export class SseWriter {
     this.#message(`event: message\nid: ${eventId}\ndata: `, data);
   }
 
-  /** Writes one message event without an id, for a stream that cannot be resumed. */
-  message(data: string): void {
+  /** Writes one message event without an id, for a stream that cannot be resumed; `data` as chunks. */
+  message(data: readonly string[]): void {
     this.#message('event: message\ndata: ', data);
   }
 
@@ -94,15 +94,17 @@ export class SseWriter {
   }
 
   /**
-   * The event's head, its data and its end go out as three chunks: joined, a large answer would be
-   * copied once more into a new string before the socket copies it again.
+   * The event's head, its data and its end go out as chunks of their own: joined, a large answer
+   * would be copied once more into a new string before the socket copies it again.
    */
-  #message(head: string, data: string): void {
-    const bytes = head.length + data.length + 2;
+  #message(head: string, data: string | readonly string[]): void {
+    const chunks = typeof data === 'string' ? [data] : data;
+    let bytes = head.length + 2;
+    for (const chunk of chunks) bytes += chunk.length;
     if (this.ended || (this.#watch !== undefined && !this.#watch.admits(bytes))) return;
     this.#response.cork();
     this.#response.write(head);
-    this.#response.write(data);
+    for (const chunk of chunks) this.#response.write(chunk);
     this.#response.write('\n\n');
     this.#response.uncork();
     this.#watch?.wrote(bytes);

@@ -30,7 +30,8 @@ export class StdioTransport {
   readonly #output: Writable;
   readonly #splitter: LineSplitter;
   readonly #maxMessageBytes: number;
-  #outbox: string[] = [];
+  /** Each message's text as chunks (connection.encodeChunks), in the order they were sent. */
+  #outbox: (readonly string[])[] = [];
   /** Characters in #outbox: with stdout's own buffer, what the client has not yet been sent. */
   #outboxChars = 0;
   #flushScheduled = false;
@@ -110,13 +111,13 @@ export class StdioTransport {
   }
 
   #send(message: JsonRpcMessage | JsonRpcMessage[]): void {
-    const text = this.#connection.encode(message);
-    if (text !== undefined) this.#enqueue(text);
+    const chunks = this.#connection.encodeChunks(message);
+    if (chunks !== undefined) this.#enqueue(chunks);
   }
 
-  #enqueue(text: string): void {
-    this.#outbox.push(text);
-    this.#outboxChars += text.length;
+  #enqueue(chunks: readonly string[]): void {
+    this.#outbox.push(chunks);
+    for (const chunk of chunks) this.#outboxChars += chunk.length;
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
       setImmediate(() => this.#flush());
@@ -138,14 +139,16 @@ export class StdioTransport {
     this.#output.cork();
     let small: string[] = [];
     let writable = true;
-    for (const text of outbox) {
-      if (text.length < OWN_CHUNK_CHARS) {
-        small.push(text);
+    for (const chunks of outbox) {
+      let chars = 0;
+      for (const chunk of chunks) chars += chunk.length;
+      if (chars < OWN_CHUNK_CHARS) {
+        small.push(chunks.length === 1 ? chunks[0]! : chunks.join(''));
         continue;
       }
       if (small.length > 0) this.#output.write(`${small.join('\n')}\n`);
       small = [];
-      this.#output.write(text);
+      for (const chunk of chunks) this.#output.write(chunk);
       writable = this.#output.write('\n');
     }
     if (small.length > 0) writable = this.#output.write(`${small.join('\n')}\n`);

@@ -206,10 +206,11 @@ export class WebSocketTransport {
       {
         send: (message) => {
           if (socket.readyState !== socket.OPEN) return;
-          const text = connection.encode(message);
-          if (text === undefined) return;
-          socket.send(text, resumeWhenDrained);
-          watch.wrote(text.length);
+          const chunks = connection.encodeChunks(message);
+          if (chunks === undefined) return;
+          const frame = chunks.length === 1 ? chunks[0]! : textFrame(chunks);
+          socket.send(frame, { binary: false }, resumeWhenDrained);
+          watch.wrote(frame.length);
           if (!paused && socket.bufferedAmount > this.#options.maxBufferedBytes) {
             paused = true;
             socket.pause();
@@ -262,6 +263,19 @@ export class WebSocketTransport {
       socket.ping();
     }
   }
+}
+
+/**
+ * A text frame's bytes made from its chunks with one encoding pass: `send` of the joined string
+ * would copy the whole text into a flat string first, then encode it.
+ */
+function textFrame(chunks: readonly string[]): Buffer {
+  let bytes = 0;
+  for (const chunk of chunks) bytes += Buffer.byteLength(chunk);
+  const frame = Buffer.allocUnsafe(bytes);
+  let at = 0;
+  for (const chunk of chunks) at += frame.write(chunk, at);
+  return frame;
 }
 
 function isExpired(principal: Principal): boolean {
