@@ -11,6 +11,7 @@ import { middlewareCost } from './middleware-cost.js';
 import { modernHttp } from './modern-http.js';
 import { modernHttpAuth } from './modern-http-auth.js';
 import { noisyNeighbour } from './noisy-neighbour.js';
+import { payload } from './payload.js';
 import { responsiveness } from './responsiveness.js';
 import { rollingRestart } from './rolling-restart.js';
 import type { Scenario } from './scenario.js';
@@ -34,4 +35,5 @@ export const SCENARIOS: readonly Scenario[] = [
   telemetryCost,
   coldStartScenario,
   rollingRestart,
+  payload,
 ];
