@@ -12,6 +12,7 @@
  * writes where its thread is (loading the tool's module, running) into its flag, so that the main
  * thread never terminates a thread in the middle of a load (lib/engine/thread-life.ts).
  */
+import { types } from 'node:util';
 import { threadId, workerData } from 'node:worker_threads';
 import { FLAG_SLOTS } from '../lib/engine/abandon-reason.js';
 import type { TraceCarrier } from '../lib/engine/call-observer.js';
@@ -173,6 +174,8 @@ function isPlainData(root: object): boolean {
     if (typeof value === 'function' || typeof value === 'symbol') return false;
     if (typeof value !== 'object' || value === null) return true;
     if (depth > MAX_WALK_DEPTH) return false;
+    // A Proxy looks like plain data to every read, yet postMessage cannot copy it.
+    if (types.isProxy(value)) return false;
     if (seen.has(value)) return true;
     seen.add(value);
     if (Array.isArray(value)) {

@@ -20,6 +20,12 @@ const PLACES = ['inline', 'thread', 'process'] as const;
 type Call = (name: string) => Promise<Wire>;
 
 function checks(call: () => Call): void {
+  it('thread: a Proxy (plain to every read) is still refused as a value that cannot be sent', async () => {
+    const result = await call()('proxy_thread');
+    assert.equal(result.isError, true, JSON.stringify(result));
+    assert.match(result.content[0].text, /cannot be sent as JSON/);
+  });
+
   for (const where of PLACES) {
     it(`${where}: a PNG returned as a Buffer becomes an image block`, async () => {
       const result = await call()(`png_${where}`);

@@ -17,6 +17,7 @@ export function binaryServer(): McpServer {
     tools.helpersInline,
     tools.helpersThread,
     tools.helpersProcess,
+    tools.proxyThread,
   ])
     server.tool(tool);
   return server;

@@ -68,3 +68,12 @@ export const unknownBytesProcess = unknownBytesTool('process');
 export const helpersInline = helpersTool('inline');
 export const helpersThread = helpersTool('thread');
 export const helpersProcess = helpersTool('process');
+
+/** A Proxy over plain data: every read looks plain, yet it cannot be copied out of a thread. */
+export const proxyThread = defineTool({
+  name: 'proxy_thread',
+  description: 'Returns a Proxy of a plain object, from a pool thread',
+  inputSchema: noArgs,
+  ...placement('thread'),
+  handler: () => new Proxy({ content: [{ type: 'text', text: 'hidden' }] }, {}),
+});
