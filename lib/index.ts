@@ -62,6 +62,7 @@ export { RedisTaskStore, type RedisTaskStoreOptions } from './tasks/redis-task-s
 export type { TaskLimits } from './tasks/task-limits.js';
 export type { TaskChange, TaskRecord, TaskStatus } from './tasks/task-record.js';
 export type { TaskSignal, TaskStore } from './tasks/task-store.js';
+export { audioContent, type Bytes, blobResource, imageContent } from './tools/binary-content.js';
 export {
   type AskOptions,
   type InputRequiredReturn,

@@ -13,7 +13,7 @@ import type { Principal } from './auth/principal.js';
 import { resourceUpdatedNotification } from './context-views.js';
 import type { CancelReason } from './engine/cancellation.js';
 import { notification } from './protocol/json-rpc.js';
-import { encodeMessage } from './protocol/message-encoding.js';
+import { encodeMessage, encodeMessageChunks } from './protocol/message-encoding.js';
 import type { ListChangedKind, ListenStreams } from './router/listen-streams.js';
 import type { Router } from './router/router.js';
 import { type MessageSink, type PeerAddress, Session } from './router/session.js';
@@ -69,6 +69,7 @@ export class ServerSessions {
       session,
       receive: (value, replyTo) => router.receive(session, value, replyTo),
       encode: (message) => encodeMessage(message, this.#logError),
+      encodeChunks: (message) => encodeMessageChunks(message, this.#logError),
       close: () => {
         if (!session.closed) this.#telemetry?.sessionClosed(session);
         session.close();

@@ -6,6 +6,7 @@
  * this entry must not pull in the server, the router or the worker pool.
  */
 
+export { audioContent, type Bytes, blobResource, imageContent } from './tools/binary-content.js';
 export { type AskOptions, type InputRequiredReturn, inputRequired } from './tools/client-questions.js';
 export type { CallToolResult, ContentBlock } from './tools/content.js';
 export type { InferInput, InferOutput, StandardSchemaV1 } from './tools/standard-schema.js';

@@ -12,6 +12,7 @@
  * writes where its thread is (loading the tool's module, running) into its flag, so that the main
  * thread never terminates a thread in the middle of a load (lib/engine/thread-life.ts).
  */
+import { types } from 'node:util';
 import { threadId, workerData } from 'node:worker_threads';
 import { FLAG_SLOTS } from '../lib/engine/abandon-reason.js';
 import { callMark } from '../lib/engine/call-mark.js';
@@ -19,6 +20,7 @@ import type { TraceCarrier } from '../lib/engine/call-observer.js';
 import { flagView } from '../lib/engine/cancel-flags.js';
 import { beginCallLoad, CallLife, endCall, setCallLife } from '../lib/engine/thread-life.js';
 import type { PoolTask, PoolTaskResult, PoolWorkerData } from '../lib/engine/worker-protocol.js';
+import { bytesResult, isBytes } from '../lib/tools/binary-content.js';
 import { type AnswerBook, QuestionsAsked, untilQuestions } from '../lib/tools/client-questions.js';
 import { findHandler, type Handler, type HandlerAddress } from '../lib/tools/handler-export.js';
 import {
@@ -113,6 +115,12 @@ async function runUntraced(
     if (value instanceof QuestionsAsked) {
       return { ok: 'input-required', questions: value.questions, events: ctx.eventsSent ?? 0 };
     }
+    // Bare bytes become their content block here, where they were made: only base64 text crosses.
+    if (isBytes(value)) {
+      const shaped = bytesResult(task.toolName, value);
+      if ('refusal' in shaped) throw new Error(shaped.refusal);
+      return { ok: true, value: shaped.result, events: ctx.eventsSent ?? 0 };
+    }
     assertTransferable(value, task.toolName);
     return { ok: true, value, events: ctx.eventsSent ?? 0 };
   } catch (error) {
@@ -151,10 +159,48 @@ function assertTransferable(value: unknown, toolName: string): void {
       throw notTransferable(toolName, `it is a ${typeof value}`);
     return;
   }
+  if (isPlainData(value)) return;
   try {
     structuredClone(value);
   } catch (error) {
     throw notTransferable(toolName, cloneProblem(error));
+  }
+}
+
+/** Deeper than this, the trial clone decides (and names the depth as the problem if it fails). */
+const MAX_WALK_DEPTH = 512;
+
+/**
+ * True when `value` is made only of plain objects, arrays and primitives that cross a thread as
+ * they are: then the result needs no trial clone, which copied every string of it (an 8 MiB image's
+ * base64 text: ~85% of its thread's time in the issue's profile) only to throw the copy away. The
+ * walk reads each member once, as a clone would; anything else (a class instance, a Map, a getter
+ * that throws) is left to the trial clone, which says exactly what is wrong.
+ */
+function isPlainData(root: object): boolean {
+  const seen = new Set<object>();
+  const walk = (value: unknown, depth: number): boolean => {
+    if (typeof value === 'function' || typeof value === 'symbol') return false;
+    if (typeof value !== 'object' || value === null) return true;
+    if (depth > MAX_WALK_DEPTH) return false;
+    // A Proxy looks like plain data to every read, yet postMessage cannot copy it.
+    if (types.isProxy(value)) return false;
+    if (seen.has(value)) return true;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) if (!walk(value[index], depth + 1)) return false;
+      return true;
+    }
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) return false;
+    for (const key of Object.keys(value))
+      if (!walk((value as Record<string, unknown>)[key], depth + 1)) return false;
+    return true;
+  };
+  try {
+    return walk(root, 0);
+  } catch {
+    return false;
   }
 }
 

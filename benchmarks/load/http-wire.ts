@@ -97,8 +97,14 @@ export class HttpWire implements Wire {
 
   #readEvents(response: IncomingMessage): void {
     let buffer = '';
+    let pieces: string[] = [];
     response.on('data', (chunk: string) => {
-      buffer += chunk;
+      // Event data is JSON, which has no raw newline: a chunk without one is the middle of an
+      // event, kept aside rather than appended and searched again (O(n^2) for an 8 MiB answer).
+      pieces.push(chunk);
+      if (!chunk.includes('\n')) return;
+      buffer = pieces.join('');
+      pieces = [];
       let end = buffer.search(/\r?\n\r?\n/);
       while (end !== -1) {
         const event = buffer.slice(0, end);
@@ -111,6 +117,7 @@ export class HttpWire implements Wire {
         if (data !== '') this.#deliver(data, response.statusCode);
         end = buffer.search(/\r?\n\r?\n/);
       }
+      pieces = [buffer];
     });
   }
 

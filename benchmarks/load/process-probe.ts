@@ -44,9 +44,18 @@ export function threadCount(pid: number): number | undefined {
 
 /** Resident set size in MiB. */
 export function rssMiB(pid: number): number | undefined {
+  return statusMiB(pid, 'VmRSS');
+}
+
+/** The most resident memory the process has ever had (VmHWM, its high-water mark), in MiB. */
+export function peakRssMiB(pid: number): number | undefined {
+  return statusMiB(pid, 'VmHWM');
+}
+
+function statusMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+    const match = new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, 'm').exec(status);
     return match ? Number(match[1]) / 1024 : undefined;
   } catch {
     return undefined;

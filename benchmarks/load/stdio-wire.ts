@@ -10,7 +10,7 @@ export class StdioWire implements Wire {
   onMessage: (message: WireMessage) => void = () => {};
   onClose: (reason: string) => void = () => {};
   readonly #child: ChildProcessWithoutNullStreams;
-  #partial = '';
+  #partial: string[] = [];
   #corked = false;
   #closed = false;
 
@@ -44,8 +44,15 @@ export class StdioWire implements Wire {
   }
 
   #onData(chunk: string): void {
-    const lines = (this.#partial + chunk).split('\n');
-    this.#partial = lines.pop() ?? '';
+    // A chunk without a newline is the middle of a long line: kept aside, not concatenated and
+    // split again at every chunk (that made an 8 MiB answer cost the generator O(n^2)).
+    if (!chunk.includes('\n')) {
+      this.#partial.push(chunk);
+      return;
+    }
+    this.#partial.push(chunk);
+    const lines = this.#partial.join('').split('\n');
+    this.#partial = [lines.pop() ?? ''];
     for (const line of lines) {
       if (line.trim() === '') continue;
       let message: unknown;

@@ -59,6 +59,32 @@ function build(): McpServer {
     async ({ text: value, rounds }, extra) =>
       offload({ tool: 'hash_chain', text: value, rounds }, extra.signal),
   );
+  // The payload scenario's tools, offloaded: the names weft gives its pool-thread variants.
+  server.registerTool(
+    'payload_text_thread',
+    { description: 'Answers a text of `bytes` bytes', inputSchema: { bytes: z.number().int().min(0) } },
+    async ({ bytes }, extra) => offload({ tool: 'payload_text', bytes }, extra.signal),
+  );
+  server.registerTool(
+    'payload_image_thread',
+    { description: 'Answers an image of `bytes` bytes', inputSchema: { bytes: z.number().int().min(0) } },
+    async ({ bytes }, extra) => ({
+      content: [
+        {
+          type: 'image' as const,
+          data: (await pool.run({ tool: 'payload_image', bytes }, { signal: extra.signal })) as string,
+          mimeType: 'image/png',
+        },
+      ],
+    }),
+  );
+  for (const kind of ['text', 'image'] as const) {
+    server.registerTool(
+      `payload_arg_${kind}_thread`,
+      { description: `Answers the size of its ${kind}`, inputSchema: { data: z.string() } },
+      async ({ data }, extra) => offload({ tool: 'payload_arg', data, kind }, extra.signal),
+    );
+  }
   return server;
 }
 

@@ -7,6 +7,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { fibonacci, hashChain, spin } from './cpu-work.js';
+import { argumentSize, payloadImage, payloadText } from './payload-work.js';
 import { readPeerOptions, refuseTransport } from './peer-options.js';
 import { serveSdkOverHttp } from './sdk-http.js';
 
@@ -46,6 +47,26 @@ function build(): McpServer {
     },
     async ({ text: value, rounds }) => text(hashChain(value, rounds)),
   );
+  // The payload scenario's tools, inline as this SDK's users write them.
+  server.registerTool(
+    'payload_text',
+    { description: 'Answers a text of `bytes` bytes', inputSchema: { bytes: z.number().int().min(0) } },
+    async ({ bytes }) => text(payloadText(bytes)),
+  );
+  server.registerTool(
+    'payload_image',
+    { description: 'Answers an image of `bytes` bytes', inputSchema: { bytes: z.number().int().min(0) } },
+    async ({ bytes }) => ({
+      content: [{ type: 'image' as const, data: payloadImage(bytes), mimeType: 'image/png' }],
+    }),
+  );
+  for (const kind of ['text', 'image'] as const) {
+    server.registerTool(
+      `payload_arg_${kind}`,
+      { description: `Answers the size of its ${kind}`, inputSchema: { data: z.string() } },
+      async ({ data }) => text(argumentSize(data, kind)),
+    );
+  }
   return server;
 }
 

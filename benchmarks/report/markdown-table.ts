@@ -16,6 +16,10 @@ const POINT_KEYS = [
   'mode',
   'neighbours',
   'nice_increment',
+  'kind',
+  'bytes',
+  'upToBytes',
+  'placement',
 ];
 
 export function formatNumber(value: number): string {

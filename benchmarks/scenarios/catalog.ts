@@ -12,6 +12,7 @@ import { middlewareCost } from './middleware-cost.js';
 import { modernHttp } from './modern-http.js';
 import { modernHttpAuth } from './modern-http-auth.js';
 import { modernNeighbours, noisyNeighbour } from './noisy-neighbour.js';
+import { payload } from './payload.js';
 import { responsiveness } from './responsiveness.js';
 import { rollingRestart } from './rolling-restart.js';
 import type { Scenario } from './scenario.js';
@@ -37,4 +38,5 @@ export const SCENARIOS: readonly Scenario[] = [
   telemetryCost,
   coldStartScenario,
   rollingRestart,
+  payload,
 ];

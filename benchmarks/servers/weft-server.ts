@@ -2,7 +2,8 @@
 import { addDemoTools } from '../../examples/demo-tools.js';
 /**
  * The weft server under benchmark: the demo tools (examples/demo-tools.ts) plus `noop` inline and
- * `noop_blocking` in the pool, the pair that isolates the cost of dispatching to a thread.
+ * `noop_blocking` in the pool, the pair that isolates the cost of dispatching to a thread, and the
+ * payload scenario's tools (payload-tools.ts).
  * Takes the same flags as the peers: --stdio, --http PORT, --ws PORT, --threads N, and --nice N
  * (the pool's niceIncrement; weft's default otherwise), and --fairness off (first come, first served).
  * `--issuer URL --audience URL` protects the HTTP endpoint with `oauthResourceServer` (the
@@ -12,6 +13,7 @@ import { addDemoTools } from '../../examples/demo-tools.js';
 import { McpServer, oauthResourceServer } from '../../lib/index.js';
 import { readPeerOptions } from '../peers/peer-options.js';
 import noopBlocking from './noop-blocking.js';
+import { PAYLOAD_TOOLS } from './payload-tools.js';
 import spinProcess from './spin-process.js';
 
 const argv = process.argv.slice(2);
@@ -52,11 +54,16 @@ const server: McpServer = addDemoTools(
     inputSchema: { type: 'object', additionalProperties: false },
     handler: (): string => JSON.stringify(server.stats.callers),
   });
+for (const tool of PAYLOAD_TOOLS) server.tool(tool);
+/** The payload scenario sends 8 MiB arguments (11 MiB as base64); the peers read bodies unbounded. */
+const PAYLOAD_MAX_BODY_BYTES = 64 * 1024 * 1024;
 if (options.noopMiddleware) server.use((_ctx, next) => next());
 if (spinInProcess) server.tool(spinProcess);
 
 await server.listen({
   stdio: options.stdio,
-  ...(options.httpPort === undefined ? {} : { http: { port: options.httpPort, host: '127.0.0.1', auth } }),
+  ...(options.httpPort === undefined
+    ? {}
+    : { http: { port: options.httpPort, host: '127.0.0.1', auth, maxBodyBytes: PAYLOAD_MAX_BODY_BYTES } }),
   ...(options.wsPort === undefined ? {} : { ws: { port: options.wsPort, host: '127.0.0.1' } }),
 });

@@ -36,7 +36,9 @@ export type EncodingReport = (detail: string) => void;
  * message it gives the garbage collector no ephemeron table to walk at tens of thousands of calls/s.
  */
 const KNOWN_TEXT: unique symbol = Symbol('weft.encodedText');
-type WithKnownText = { [KNOWN_TEXT]?: string };
+/** The same text as its pieces: the envelope's head, the result's own text, the closing brace. */
+const KNOWN_CHUNKS: unique symbol = Symbol('weft.encodedChunks');
+type WithKnownText = { [KNOWN_TEXT]?: string; [KNOWN_CHUNKS]?: readonly string[] };
 
 /** Encodes any value as JSON text; never throws. */
 export function encodeJson(value: unknown): JsonText {
@@ -52,9 +54,31 @@ export function encodeJson(value: unknown): JsonText {
 
 /** A success response whose result text is already known, so encoding it costs a concatenation. */
 export function encodedSuccess(id: RequestId, result: unknown, resultText: string): JsonRpcSuccess {
-  const text = `{"jsonrpc":"2.0","id":${typeof id === 'number' ? id : JSON.stringify(id)},"result":${resultText}}`;
-  const message: JsonRpcSuccess & WithKnownText = { jsonrpc: '2.0', id, result, [KNOWN_TEXT]: text };
+  const head = `{"jsonrpc":"2.0","id":${typeof id === 'number' ? id : JSON.stringify(id)},"result":`;
+  const message: JsonRpcSuccess & WithKnownText = {
+    jsonrpc: '2.0',
+    id,
+    result,
+    [KNOWN_TEXT]: `${head}${resultText}}`,
+    [KNOWN_CHUNKS]: [head, resultText, '}'],
+  };
   return message;
+}
+
+/**
+ * The JSON text of a message as chunks to write one after the other. A response whose result text
+ * is known comes as its head, that text and the closing brace: written so, a large result goes to
+ * the socket as the very string JSON.stringify made, where the joined text would first be copied
+ * whole into a new flat string (a third of the CPU of a 1 MiB answer over stdio, issue 39).
+ */
+export function encodeMessageChunks(
+  message: JsonRpcMessage | JsonRpcMessage[],
+  report: EncodingReport,
+): readonly string[] | undefined {
+  const chunks = Array.isArray(message) ? undefined : (message as WithKnownText)[KNOWN_CHUNKS];
+  if (chunks !== undefined) return chunks;
+  const text = encodeMessage(message, report);
+  return text === undefined ? undefined : [text];
 }
 
 /**

@@ -5,9 +5,11 @@
  * With an outputSchema, a successful result must carry conforming structuredContent; a handler that
  * breaks its own schema gets a tool error naming the mismatch rather than a silently wrong answer.
  * A value with a `content` member is taken as a CallToolResult and must have its shape
- * (result-check.ts); any other value is data, sent as JSON text.
+ * (result-check.ts); bare bytes follow the bytes rule (binary-content.ts); any other value is data,
+ * sent as JSON text.
  */
 import { encodeJson } from '../protocol/message-encoding.js';
+import { bytesResult, isBytes } from './binary-content.js';
 import type { CallToolResult } from './content.js';
 import { textResult } from './content.js';
 import type { RegisteredTool } from './registered-tool.js';
@@ -35,6 +37,10 @@ export function shapeSuccess(tool: RegisteredTool, value: unknown): CallToolResu
       }
     }
     return value as unknown as CallToolResult;
+  }
+  if (isBytes(value)) {
+    const shaped = bytesResult(tool.name, value);
+    return 'result' in shaped ? shapeSuccess(tool, shaped.result) : toolFailure(tool, shaped.refusal);
   }
   if (tool.checkOutput) {
     const checked = tool.checkOutput(value);

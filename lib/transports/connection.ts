@@ -18,6 +18,11 @@ export interface Connection {
    * nothing of it can be sent, which the server has logged). Every transport writes this, and only this.
    */
   encode(message: JsonRpcMessage | JsonRpcMessage[]): string | undefined;
+  /**
+   * The same text as chunks to write in order (a large result's own string kept apart from its
+   * envelope, so it is never copied into a joined string): for transports that write to a stream.
+   */
+  encodeChunks(message: JsonRpcMessage | JsonRpcMessage[]): readonly string[] | undefined;
   /** The peer is gone: its in-flight calls are cancelled (blocking work stops). */
   close(): void;
 }

@@ -29,6 +29,27 @@ export function sendJson(
   response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(text);
 }
 
+/**
+ * A JSON body written as its chunks in order (connection.encodeChunks), so a large result is not
+ * first copied into one joined string.
+ */
+export function sendJsonChunks(
+  response: ServerResponse,
+  status: number,
+  chunks: readonly string[],
+  headers: Record<string, string> = {},
+): void {
+  if (chunks.length === 1) {
+    sendJson(response, status, chunks[0]!, headers);
+    return;
+  }
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  response.cork();
+  for (const chunk of chunks) response.write(chunk);
+  response.uncork();
+  response.end();
+}
+
 export function reply(
   response: ServerResponse,
   status: number,

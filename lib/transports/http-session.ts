@@ -6,8 +6,10 @@
  * attached right now (the original POST response, or a GET that resumed it) delivers them. That is
  * what lets a POST stream be closed mid-call and resumed later without a message lost or sent twice.
  * The standalone stream (the GET without Last-Event-ID) carries what answers no particular request.
- * A writer whose reader falls more than `maxBacklogBytes` behind is cut, as on modern streams; the
- * legacy rules keep its calls running, and what it missed stays in the store for a resume.
+ * A writer whose reader stops reading (stalled-reader.ts: more than `maxBacklogBytes` unread and
+ * nothing taken for `maxStalledMs`, or messages piling past the bound) is cut, as on modern streams;
+ * one answer larger than the bound never is. The legacy rules keep its calls running, and what it
+ * missed stays in the store for a resume.
  */
 import type { Principal } from '../auth/principal.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
@@ -16,6 +18,7 @@ import type { PeerAddress } from '../router/session.js';
 import type { Connect, Connection } from './connection.js';
 import { EventStore, type ReplayBudget } from './event-store.js';
 import type { SseWriter } from './sse-writer.js';
+import type { ReaderBounds } from './stalled-reader.js';
 
 export const STANDALONE_STREAM = 'standalone';
 
@@ -30,18 +33,18 @@ export class HttpSession {
   /** False until the client makes a request (or opens a stream) after its initialize. */
   used = false;
   #closed = false;
-  readonly #maxBacklogBytes: number;
+  readonly #readerBounds: ReaderBounds;
 
   constructor(
     readonly id: string,
     connect: Connect,
-    bounds: { maxEvents: number; maxBytes: number; budget?: ReplayBudget; maxBacklogBytes: number },
+    bounds: { maxEvents: number; maxBytes: number; budget?: ReplayBudget; reader: ReaderBounds },
     principal?: Principal,
     peer?: PeerAddress,
     caller?: string,
   ) {
     this.store = new EventStore(bounds.maxEvents, bounds.maxBytes, bounds.budget);
-    this.#maxBacklogBytes = bounds.maxBacklogBytes;
+    this.#readerBounds = bounds.reader;
     this.store.openStream(STANDALONE_STREAM);
     this.connection = connect(
       { send: (message) => this.send(STANDALONE_STREAM, message) },
@@ -74,10 +77,6 @@ export class HttpSession {
     const writer = this.#writers.get(streamId);
     if (!writer || writer.ended) return;
     writer.event(eventId, data);
-    if (writer.backlogBytes > this.#maxBacklogBytes) {
-      this.#writers.delete(streamId);
-      writer.cut();
-    }
   }
 
   /**
@@ -95,6 +94,10 @@ export class HttpSession {
     const previous = this.#writers.get(streamId);
     if (previous && previous !== writer) previous.end();
     this.#writers.set(streamId, writer);
+    writer.watchReader(this.#readerBounds, () => {
+      if (this.#writers.get(streamId) === writer) this.#writers.delete(streamId);
+      writer.cut();
+    });
     writer.onClose(() => {
       if (this.#writers.get(streamId) === writer) this.#writers.delete(streamId);
     });

@@ -19,8 +19,9 @@
  *   them are busy its initialize is refused (429; caller-sessions.ts).
  * - A POST whose principal lacks the scopes of what it calls gets 403 (scope-gate.ts), unrun.
  * - Replay events are bounded per session and across all sessions (`maxEventBytes`, oldest first);
- *   an SSE reader more than `maxStreamBacklogBytes` behind has its stream cut (its calls go on, per
- *   this era's rules, and it may resume from the store).
+ *   an SSE reader that stops reading (more than `maxStreamBacklogBytes` unread and nothing taken for
+ *   `maxStreamStalledMs`) has its stream cut (its calls go on, per this era's rules, and it may
+ *   resume from the store); one answer larger than the bound is never cut.
  * - GET opens the standalone stream, or with `Last-Event-ID` resumes any stream of the session from
  *   the event store. A stream may also be closed on purpose mid-call (`retry`, then close: the
  *   polling pattern), so long calls need not hold a connection open.
@@ -41,6 +42,7 @@ import { HttpSession, STANDALONE_STREAM } from './http-session.js';
 import { settlesWithinOneTurn } from './posted-message.js';
 import { type ScopeGate, sendScopeRefusal } from './scope-gate.js';
 import { SseWriter } from './sse-writer.js';
+import type { ReaderBounds } from './stalled-reader.js';
 
 export interface LegacyHttpOptions {
   sessionIdleMs: number;
@@ -53,7 +55,8 @@ export interface LegacyHttpOptions {
   pollAfterMs: ((request: JsonRpcRequest) => number | undefined) | undefined;
   unusedSessionMs: number;
   maxEventBytes: number;
-  maxStreamBacklogBytes: number;
+  /** When an SSE reader has stopped reading (stalled-reader.ts). */
+  reader: ReaderBounds;
 }
 
 /** A client that takes no stream on its POST still hears the server's requests on its GET stream. */
@@ -166,7 +169,7 @@ export class LegacyHttpSessions {
           maxEvents: this.#options.maxEventsPerSession,
           maxBytes: this.#options.maxEventBytesPerSession,
           budget: this.#budget,
-          maxBacklogBytes: this.#options.maxStreamBacklogBytes,
+          reader: this.#options.reader,
         },
         principal,
         peerOf(request.socket),

@@ -9,8 +9,9 @@
  *
  * The client closing its response stream is the era's cancel: the connection is closed, which
  * cancels the call exactly as `notifications/cancelled` would (a blocking call's flag is raised and
- * its thread stopped), and nothing more is written for it. A reader that falls too far behind is
- * treated the same way, so a stalled client cannot make the server buffer without bound. Nothing on
+ * its thread stopped), and nothing more is written for it. A reader that stops reading
+ * (stalled-reader.ts) is treated the same way, so a stalled client cannot make the server buffer
+ * without bound; a reader that takes an answer larger than the bound, however slowly, is not. Nothing on
  * these streams is ever a server-to-client request: this era asks through `input_required` results.
  *
  * A stream that stays open (a listen stream, a long call) has its caller's rights re-checked while
@@ -32,18 +33,19 @@ import {
 import { ProtocolError } from '../protocol/protocol-error.js';
 import type { MessageSink, PeerAddress } from '../router/session.js';
 import { type Connect, type Connection, peerOf } from './connection.js';
-import { sendJson } from './http-replies.js';
+import { sendJson, sendJsonChunks } from './http-replies.js';
 import { checkModernRequest, type ModernRouting } from './modern-request-checks.js';
 import { settlesWithinOneTurn } from './posted-message.js';
 import type { RightsLapse, StopWatching } from './rights-watch.js';
 import { type ScopeGate, sendScopeRefusal } from './scope-gate.js';
 import { SseWriter } from './sse-writer.js';
+import type { ReaderBounds } from './stalled-reader.js';
 
 export interface ModernHttpOptions {
   /** A comment line this often on an open stream (listen streams are long and mostly quiet); 0 = none. */
   keepAliveMs: number;
-  /** Bytes a stream's reader may fall behind before the stream is cut and its request cancelled. */
-  maxStreamBacklogBytes: number;
+  /** When a stream's reader has stopped reading: its stream is cut and its request cancelled. */
+  reader: ReaderBounds;
   /** Re-checks the caller's rights while a stream is open (the transport's RightsWatch). */
   watchRights?: (
     request: IncomingMessage,
@@ -184,7 +186,7 @@ export class ModernHttpRequests {
         }
       },
       // A listen stream holds its (coalesced) notifications back while this is large, well before
-      // #write would cut the stream for falling maxStreamBacklogBytes behind.
+      // the stream's reader watch would cut it for letting them pile up.
       backlogBytes: () => exchange.stream?.backlogBytes ?? 0,
     };
     const exchange: Exchange = {
@@ -242,15 +244,18 @@ export class ModernHttpRequests {
     const stream = new SseWriter(exchange.response);
     stream.open({ 'x-accel-buffering': 'no' }, this.#options.keepAliveMs);
     exchange.stream = stream;
+    stream.watchReader(this.#options.reader, () => {
+      this.#end(exchange);
+      stream.cut();
+    });
     for (const message of buffered) this.#write(exchange, message);
   }
 
   #write(exchange: Exchange, message: JsonRpcMessage): void {
     const stream = exchange.stream!;
-    const text = exchange.connection.encode(message);
-    if (text === undefined) return;
-    stream.message(text);
-    if (stream.backlogBytes > this.#options.maxStreamBacklogBytes) this.#end(exchange);
+    const chunks = exchange.connection.encodeChunks(message);
+    if (chunks === undefined) return;
+    stream.message(chunks);
   }
 
   /** The caller's rights lapsed while its stream was open: the request is answered with why. */
@@ -293,8 +298,8 @@ function answerJson(
   answer: JsonRpcResponse | undefined,
 ): void {
   // Every request is answered or cancelled; reaching this is a bug in a method, not the client's.
-  const text = answer === undefined ? undefined : connection.encode(answer);
-  if (answer === undefined || text === undefined) {
+  const chunks = answer === undefined ? undefined : connection.encodeChunks(answer);
+  if (answer === undefined || chunks === undefined) {
     const error = new ProtocolError(
       ErrorCode.InternalError,
       'The server produced no answer for this request',
@@ -303,10 +308,10 @@ function answerJson(
     return;
   }
   if (!('error' in answer)) {
-    sendJson(response, 200, text);
+    sendJsonChunks(response, 200, chunks);
     return;
   }
   // A caller over its limits hears when to retry in a header too (Retry-After), as HTTP clients expect.
   const headers = httpHeadersFor('modern', answer.error.data);
-  sendJson(response, httpStatusFor('modern', answer.error.code), text, headers);
+  sendJsonChunks(response, httpStatusFor('modern', answer.error.code), chunks, headers);
 }

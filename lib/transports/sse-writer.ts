@@ -4,18 +4,26 @@
  * A resumable (legacy) stream opens with a priming event (an id and empty data, plus `retry`), so
  * that a client that loses it before the first message still has an id to resume from; a modern
  * stream cannot be resumed and carries no ids at all. A comment line every `keepAliveMs` keeps
- * proxies from cutting an idle stream and lets a dead peer be noticed.
+ * proxies from cutting an idle stream and lets a dead peer be noticed. A watched stream
+ * (`watchReader`) is ended when its reader stops reading, never because one message is large.
  */
 import type { ServerResponse } from 'node:http';
+import { type ReaderBounds, StalledReaderWatch } from './stalled-reader.js';
 
 export class SseWriter {
   readonly #response: ServerResponse;
   #keepAlive: NodeJS.Timeout | undefined;
   #ended = false;
+  #watch: StalledReaderWatch | undefined;
 
   constructor(response: ServerResponse) {
     this.#response = response;
-    response.once('close', () => this.#stop());
+    response.once('close', () => {
+      this.#stop();
+      // Watched until the socket is done, not only until end(): an ended stream still holds its
+      // unread tail, and a reader that stops taking it is cut all the same.
+      this.#watch?.stop();
+    });
   }
 
   get ended(): boolean {
@@ -40,14 +48,22 @@ export class SseWriter {
     this.#write(`id: ${eventId}\nretry: ${retryMs}\ndata: \n\n`);
   }
 
-  /** Writes one message event; `data` is its JSON text (JSON never contains a raw newline). */
-  event(eventId: string, data: string): void {
-    this.#write(`event: message\nid: ${eventId}\ndata: ${data}\n\n`);
+  /**
+   * From now on, `onStalled` runs when the reader stops reading (stalled-reader.ts): it has taken
+   * nothing for `maxStalledMs` while over `maxBacklogBytes`, or lets messages pile up past the bound.
+   */
+  watchReader(bounds: ReaderBounds, onStalled: () => void): void {
+    this.#watch = new StalledReaderWatch(() => this.backlogBytes, bounds, onStalled, true);
   }
 
-  /** Writes one message event without an id, for a stream that cannot be resumed. */
-  message(data: string): void {
-    this.#write(`event: message\ndata: ${data}\n\n`);
+  /** Writes one message event; `data` is its JSON text (JSON never contains a raw newline). */
+  event(eventId: string, data: string): void {
+    this.#message(`event: message\nid: ${eventId}\ndata: `, data);
+  }
+
+  /** Writes one message event without an id, for a stream that cannot be resumed; `data` as chunks. */
+  message(data: readonly string[]): void {
+    this.#message('event: message\ndata: ', data);
   }
 
   /** Bytes written but not yet taken by the client: how far behind a slow reader has fallen. */
@@ -75,6 +91,23 @@ export class SseWriter {
 
   #write(text: string): void {
     if (!this.ended) this.#response.write(text);
+  }
+
+  /**
+   * The event's head, its data and its end go out as chunks of their own: joined, a large answer
+   * would be copied once more into a new string before the socket copies it again.
+   */
+  #message(head: string, data: string | readonly string[]): void {
+    const chunks = typeof data === 'string' ? [data] : data;
+    let bytes = head.length + 2;
+    for (const chunk of chunks) bytes += chunk.length;
+    if (this.ended || (this.#watch !== undefined && !this.#watch.admits(bytes))) return;
+    this.#response.cork();
+    this.#response.write(head);
+    for (const chunk of chunks) this.#response.write(chunk);
+    this.#response.write('\n\n');
+    this.#response.uncork();
+    this.#watch?.wrote(bytes);
   }
 
   #stop(): void {

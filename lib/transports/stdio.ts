@@ -2,17 +2,20 @@
  * The stdio transport: newline-delimited JSON-RPC on stdin/stdout.
  *
  * stdout carries protocol and nothing else (logs go to stderr). Outgoing messages produced during
- * one turn of the event loop are written together, which keeps throughput high under pipelined
- * load without delaying any answer past the current turn. Every malformed line is answered, with
- * `id: null` (an oversized one with its id when its ends show it), and the stream carries on. A
- * client that stops reading its answers is stopped being read from (backpressure), so memory stays
- * bounded; a client that is gone ends the connection.
+ * one turn of the event loop are written together (small ones joined, large ones as chunks of their
+ * own, in one writev), which keeps throughput high under pipelined load without delaying any answer
+ * past the current turn or copying a large one into a joined string. Every malformed line is answered, with
+ * `id: null` (an oversized one with its id when its ends show it), and the stream carries on. A client that stops reading its answers is stopped being
+ * read from (backpressure), so memory stays bounded; a client that is gone ends the connection.
  */
 import type { Readable, Writable } from 'node:stream';
 import { failure, type JsonRpcMessage, parseError } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import type { Connect, Connection } from './connection.js';
 import { type LineEvent, LineSplitter } from './line-splitter.js';
+
+/** A message at least this long is written as a chunk of its own rather than joined with others. */
+const OWN_CHUNK_CHARS = 64 * 1024;
 
 export interface StdioOptions {
   input?: Readable;
@@ -27,7 +30,8 @@ export class StdioTransport {
   readonly #output: Writable;
   readonly #splitter: LineSplitter;
   readonly #maxMessageBytes: number;
-  #outbox: string[] = [];
+  /** Each message's text as chunks (connection.encodeChunks), in the order they were sent. */
+  #outbox: (readonly string[])[] = [];
   /** Characters in #outbox: with stdout's own buffer, what the client has not yet been sent. */
   #outboxChars = 0;
   #flushScheduled = false;
@@ -109,13 +113,13 @@ export class StdioTransport {
   }
 
   #send(message: JsonRpcMessage | JsonRpcMessage[]): void {
-    const text = this.#connection.encode(message);
-    if (text !== undefined) this.#enqueue(text);
+    const chunks = this.#connection.encodeChunks(message);
+    if (chunks !== undefined) this.#enqueue(chunks);
   }
 
-  #enqueue(text: string): void {
-    this.#outbox.push(text);
-    this.#outboxChars += text.length;
+  #enqueue(chunks: readonly string[]): void {
+    this.#outbox.push(chunks);
+    for (const chunk of chunks) this.#outboxChars += chunk.length;
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
       setImmediate(() => this.#flush());
@@ -129,11 +133,31 @@ export class StdioTransport {
       this.#outbox = [];
       return;
     }
-    const text = `${this.#outbox.join('\n')}\n`;
+    const outbox = this.#outbox;
     this.#outbox = [];
+    // Small messages of one turn are joined into one write, as cheap as writes get; a large one is
+    // written as its own chunk, never copied into a joined string first (issue 39: the join was a
+    // third of the CPU of a 1 MiB answer). Corked, they all leave in one writev.
+    this.#output.cork();
+    let small: string[] = [];
+    let writable = true;
+    for (const chunks of outbox) {
+      let chars = 0;
+      for (const chunk of chunks) chars += chunk.length;
+      if (chars < OWN_CHUNK_CHARS) {
+        small.push(chunks.length === 1 ? chunks[0]! : chunks.join(''));
+        continue;
+      }
+      if (small.length > 0) this.#output.write(`${small.join('\n')}\n`);
+      small = [];
+      for (const chunk of chunks) this.#output.write(chunk);
+      writable = this.#output.write('\n');
+    }
+    if (small.length > 0) writable = this.#output.write(`${small.join('\n')}\n`);
+    this.#output.uncork();
     // Backpressure: a client that does not read its answers stops being read from, so it cannot
     // pile up work and answers in this process faster than it takes them away.
-    if (!this.#output.write(text) && !this.#waitingForDrain) {
+    if (!writable && !this.#waitingForDrain) {
       this.#waitingForDrain = true;
       this.#input.pause();
       this.#output.once('drain', () => {

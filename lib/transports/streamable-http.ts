@@ -70,11 +70,15 @@ export interface StreamableHttpOptions extends OriginGuardOptions, CallerIdentit
    */
   pollAfterMs?: (request: JsonRpcRequest) => number | undefined;
   /**
-   * How many bytes an SSE reader may fall behind before its stream is cut, so a stalled client
-   * cannot make the server buffer without bound (default 4 MiB). A 2026-07-28 request is cancelled
-   * with it; a legacy stream's calls go on (that era's rule) and it may be resumed from the store.
+   * Unread bytes past which an SSE reader is watched (default 4 MiB): its stream is cut when it then
+   * takes nothing for `maxStreamStalledMs`, or lets further messages pile up past this bound, so a
+   * stalled client cannot make the server buffer without bound. One answer larger than the bound
+   * goes out whole, to a slow reader too. A 2026-07-28 request is cancelled with its stream; a
+   * legacy stream's calls go on (that era's rule) and it may be resumed from the store.
    */
   maxStreamBacklogBytes?: number;
+  /** How long an SSE reader over `maxStreamBacklogBytes` may take nothing before its stream is cut (default 30 s). */
+  maxStreamStalledMs?: number;
   /**
    * Runs before anything else; refuse with 401/403 (see `bearerAuth`); a hook that throws refuses
    * with 500. A hook that grants a principal binds it to what the request creates: a legacy session
@@ -148,6 +152,10 @@ export class StreamableHttpTransport {
         : { ...options, allowedOrigins: [...(allowedOrigins ?? []), ...options.cors.origins] };
     const keepAliveMs = options.keepAliveMs ?? 15_000;
     const scopes = new ScopeGate(routing, options.auth);
+    const reader = {
+      maxBacklogBytes: options.maxStreamBacklogBytes ?? 4 * 1024 * 1024,
+      maxStalledMs: options.maxStreamStalledMs ?? 30_000,
+    };
     this.#legacy = new LegacyHttpSessions(connect, scopes, {
       sessionIdleMs: options.sessionIdleMs ?? 30 * 60_000,
       maxEventsPerSession: options.maxEventsPerSession ?? 1000,
@@ -159,12 +167,12 @@ export class StreamableHttpTransport {
       pollAfterMs: options.pollAfterMs,
       unusedSessionMs: options.unusedSessionMs ?? 10_000,
       maxEventBytes: options.maxEventBytes ?? 256 * 1024 * 1024,
-      maxStreamBacklogBytes: options.maxStreamBacklogBytes ?? 4 * 1024 * 1024,
+      reader,
     });
     this.#rights = new RightsWatch(options.auth, this.#logError);
     this.#modern = new ModernHttpRequests(connect, routing, scopes, {
       keepAliveMs,
-      maxStreamBacklogBytes: options.maxStreamBacklogBytes ?? 4 * 1024 * 1024,
+      reader,
       watchRights: (request, principal, onLapse) => this.#rights.watch(request, principal, onLapse),
     });
   }

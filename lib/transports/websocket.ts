@@ -7,8 +7,9 @@
  * - Heartbeat: a ping every `heartbeatMs`; a peer that did not answer the previous one is dropped.
  * - Backpressure: when a peer reads too slowly and its outgoing buffer passes `maxBufferedBytes`,
  *   the server stops reading from it (so it cannot queue more work) until the buffer drains. A peer
- *   whose buffer stays above that bound for `maxStalledMs` is closed (1008) and its calls
- *   cancelled: a reader that never reads would otherwise hold its memory and its work forever.
+ *   that, above that bound, takes nothing for `maxStalledMs` is closed (1008) and its calls
+ *   cancelled: a reader that never reads would otherwise hold its memory and its work forever. A
+ *   peer that keeps reading is never closed, however large an answer and however slow the peer.
  * - Shared fairly: `maxConnectionsPerCaller` sockets per caller (caller-identity.ts: principal,
  *   else client address), beyond that 429; `maxConnections` sockets in all, and when they are all
  *   open a newcomer's upgrade closes the oldest socket of the caller holding the most (1013, "try
@@ -41,6 +42,7 @@ import { type Connect, peerOf } from './connection.js';
 import { closeListener, trackSockets } from './listener-close.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
 import { type RightsLapse, RightsWatch, TOKEN_EXPIRED } from './rights-watch.js';
+import { StalledReaderWatch } from './stalled-reader.js';
 
 export interface WebSocketOptions extends OriginGuardOptions, CallerIdentityOptions {
   /** Largest accepted frame in bytes (default 16 MiB); larger closes the socket with 1009. */
@@ -49,7 +51,7 @@ export interface WebSocketOptions extends OriginGuardOptions, CallerIdentityOpti
   heartbeatMs?: number;
   /** Stop reading from a peer whose unsent output exceeds this many bytes (default 8 MiB). */
   maxBufferedBytes?: number;
-  /** Close (1008) a peer whose unsent output stays above maxBufferedBytes this long (default 30 s). */
+  /** Close (1008) a peer that, above maxBufferedBytes, takes nothing for this long (default 30 s). */
   maxStalledMs?: number;
   /**
    * Open sockets at most (default 1000); when full, an upgrade takes the oldest socket of the caller
@@ -279,34 +281,39 @@ export class WebSocketTransport {
     this.#alive.set(socket, true);
     socket.on('pong', () => this.#alive.set(socket, true));
     let paused = false;
-    let stalled: NodeJS.Timeout | undefined;
     const resumeWhenDrained = () => {
       if (paused && socket.bufferedAmount <= this.#options.maxBufferedBytes / 2) {
         paused = false;
-        clearTimeout(stalled);
         socket.resume();
       }
     };
-    // Still above the bound after maxStalledMs: the peer is not reading. Its calls are cancelled
-    // now; the close frame waits behind the unread output, so the socket is cut a moment later.
+    // Above the bound and taking nothing for maxStalledMs: the peer is not reading. Its calls are
+    // cancelled now; the close frame waits behind the unread output, so the socket is cut a moment
+    // later. No byte rule: reading is paused above the bound, so only calls in flight add output.
     const dropStalled = () => {
-      if (!paused || socket.readyState !== socket.OPEN) return;
+      if (socket.readyState !== socket.OPEN) return;
       connection.close();
       socket.close(1008, 'the peer did not read its messages (maxStalledMs)');
       setTimeout(() => socket.terminate(), 1000).unref();
     };
+    const watch = new StalledReaderWatch(
+      () => socket.bufferedAmount,
+      { maxBacklogBytes: this.#options.maxBufferedBytes, maxStalledMs: this.#options.maxStalledMs },
+      dropStalled,
+      false,
+    );
     const connection = this.#connect(
       {
         send: (message) => {
           if (socket.readyState !== socket.OPEN) return;
-          const text = connection.encode(message);
-          if (text === undefined) return;
-          socket.send(text, resumeWhenDrained);
+          const chunks = connection.encodeChunks(message);
+          if (chunks === undefined) return;
+          const frame = chunks.length === 1 ? chunks[0]! : textFrame(chunks);
+          socket.send(frame, { binary: false }, resumeWhenDrained);
+          watch.wrote(frame.length);
           if (!paused && socket.bufferedAmount > this.#options.maxBufferedBytes) {
             paused = true;
             socket.pause();
-            stalled = setTimeout(dropStalled, this.#options.maxStalledMs);
-            stalled.unref();
           }
         },
         backlogBytes: () => socket.bufferedAmount,
@@ -347,7 +354,7 @@ export class WebSocketTransport {
     socket.once('close', () => {
       stopWatching();
       this.#shares.remove(socket);
-      clearTimeout(stalled);
+      watch.stop();
       connection.close();
     });
     socket.on('error', () => socket.terminate());
@@ -365,6 +372,19 @@ export class WebSocketTransport {
       socket.ping();
     }
   }
+}
+
+/**
+ * A text frame's bytes made from its chunks with one encoding pass: `send` of the joined string
+ * would copy the whole text into a flat string first, then encode it.
+ */
+function textFrame(chunks: readonly string[]): Buffer {
+  let bytes = 0;
+  for (const chunk of chunks) bytes += Buffer.byteLength(chunk);
+  const frame = Buffer.allocUnsafe(bytes);
+  let at = 0;
+  for (const chunk of chunks) at += frame.write(chunk, at);
+  return frame;
 }
 
 function isExpired(principal: Principal): boolean {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { encodeMessage } from '../../lib/protocol/message-encoding.js';
+import { encodeMessage, encodeMessageChunks } from '../../lib/protocol/message-encoding.js';
 import { LineSplitter } from '../../lib/transports/line-splitter.js';
 import { ENVELOPE_BYTES, idOfOversizedMessage } from '../../lib/transports/oversized-message-id.js';
 import { StdioTransport } from '../../lib/transports/stdio.js';
@@ -111,6 +111,7 @@ test('the stdio transport answers every line once, however the stream is chunked
               return undefined;
             },
             encode: (message) => encodeMessage(message, () => {}),
+            encodeChunks: (message) => encodeMessageChunks(message, () => {}),
             close: () => {},
           }),
           { input, output, maxMessageBytes: LIMIT },

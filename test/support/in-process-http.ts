@@ -55,6 +55,9 @@ class RecordingResponse extends EventEmitter {
   flushHeaders(): void {
     this.headersSent = true;
   }
+  /** Corking only batches a socket's writes; recorded text is the same either way. */
+  cork(): void {}
+  uncork(): void {}
   write(text: string): boolean {
     this.headersSent = true;
     this.#body += text;

@@ -151,3 +151,23 @@ test('the shape check and the SDK schema agree on random, damaged results', () =
   );
   assert.ok(accepted > 400 && refused > 400, `accepted ${accepted}, refused ${refused}: too one-sided`);
 });
+
+test('the base64 check (a character scan) accepts exactly what atob accepts', () => {
+  const accepts = (text: string) => {
+    try {
+      atob(text);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const chars = fc.constantFrom(...'AZaz09+/=- \n\t_.'.split(''));
+  fc.assert(
+    fc.property(fc.array(chars, { maxLength: 14 }), (letters) => {
+      const data = letters.join('');
+      const problem = callToolResultProblem({ content: [{ type: 'image', data, mimeType: 'image/png' }] });
+      assert.equal(problem === undefined, accepts(data), `${JSON.stringify(data)}: ${problem}`);
+    }),
+    { numRuns: 5000 },
+  );
+});

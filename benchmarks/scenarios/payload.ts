@@ -1,0 +1,187 @@
+/**
+ * payload: heavy arguments and results. Results of a text or an image of 1 KiB to 8 MiB, and
+ * arguments of the same (a text, and an image as base64), over stdio and HTTP, 8 calls in flight:
+ * weft with the tool inline, on a pool thread and in a pool process, against the official SDK
+ * (inline) and the SDK + Piscina peer (offloaded). What each costs is the server's CPU per call and
+ * per byte, read from /proc per thread around each window (main thread and the rest apart), and
+ * the server's peak resident memory (VmHWM) after each size.
+ *
+ * Windows are interleaved and their order turns each round, so a shared machine's noise falls on
+ * every contender alike; the ratios weft inline / SDK and weft thread / SDK + Piscina are taken
+ * round by round, then their median. On a loaded two-core machine only the ratios mean much.
+ */
+import { closedLoop } from '../load/closed-loop.js';
+import { peakRssMiB } from '../load/process-probe.js';
+import { cpuBetween, readThreadCpu } from '../load/thread-cpu.js';
+import type { TransportName } from '../load/wire.js';
+import type { ServerId } from '../servers/server-catalog.js';
+import type { RunningServer } from '../servers/server-process.js';
+import { type Budget, medians, type Scenario, type ScenarioContext, withServers } from './scenario.js';
+
+const KIB = 1024;
+const MIB = 1024 * KIB;
+const IN_FLIGHT = 8;
+
+type Kind = 'text result' | 'image result' | 'text argument' | 'image argument';
+type Placement = 'inline' | 'thread' | 'process';
+
+interface Contender {
+  server: ServerId;
+  placement: Placement;
+  label: string;
+}
+
+const CONTENDERS: readonly Contender[] = [
+  { server: 'weft', placement: 'inline', label: 'weft inline' },
+  { server: 'weft', placement: 'thread', label: 'weft thread' },
+  { server: 'weft', placement: 'process', label: 'weft process' },
+  { server: 'sdk', placement: 'inline', label: 'SDK' },
+  { server: 'sdk-piscina', placement: 'thread', label: 'SDK + Piscina' },
+];
+
+/** Each weft placement is compared with the peer that runs the tool the same way. */
+const PEER_OF: Record<string, string> = { 'weft inline': 'SDK', 'weft thread': 'SDK + Piscina' };
+
+const plan = (budget: Budget) =>
+  budget.quick
+    ? {
+        sizes: [KIB, MIB],
+        kinds: ['text result', 'image result', 'text argument'] as Kind[],
+        transports: ['stdio'] as TransportName[],
+      }
+    : {
+        sizes: [KIB, 100 * KIB, MIB, 8 * MIB],
+        kinds: ['text result', 'image result', 'text argument', 'image argument'] as Kind[],
+        transports: ['stdio', 'http'] as TransportName[],
+      };
+
+export const payload: Scenario = {
+  name: 'payload',
+  quick: true,
+  steps(budget, servers) {
+    const { sizes, kinds, transports } = plan(budget);
+    const present = CONTENDERS.filter((contender) => servers.some((spec) => spec.id === contender.server));
+    return present.length * sizes.length * kinds.length * transports.length * budget.repeats;
+  },
+  async run(context) {
+    const { sizes, kinds, transports } = plan(context.budget);
+    const specs = context.servers.filter((spec) =>
+      CONTENDERS.some((contender) => contender.server === spec.id),
+    );
+    for (const transport of transports) {
+      await withServers(
+        context,
+        specs,
+        transport,
+        {},
+        stepsPerServer(context, sizes, kinds),
+        async (running) => {
+          for (const size of sizes) {
+            for (const kind of kinds) await measurePoint(context, running, transport, size, kind);
+            for (const server of running) {
+              const peak = peakRssMiB(server.pid);
+              if (peak !== undefined) {
+                context.record(server.spec.id, transport, 'payload peak RSS', peak, 'MiB', {
+                  upToBytes: size,
+                });
+              }
+            }
+          }
+        },
+      );
+    }
+  },
+};
+
+function stepsPerServer(context: ScenarioContext, sizes: number[], kinds: Kind[]) {
+  return (spec: { id: ServerId }) =>
+    CONTENDERS.filter((contender) => contender.server === spec.id).length *
+    sizes.length *
+    kinds.length *
+    context.budget.repeats;
+}
+
+function callOf(contender: Contender, kind: Kind, size: number, argument: string | undefined) {
+  const suffix = contender.placement === 'inline' ? '' : `_${contender.placement}`;
+  switch (kind) {
+    case 'text result':
+      return { tool: `payload_text${suffix}`, args: { bytes: size } };
+    case 'image result':
+      return { tool: `payload_image${suffix}`, args: { bytes: size } };
+    case 'text argument':
+      return { tool: `payload_arg_text${suffix}`, args: { data: argument! } };
+    case 'image argument':
+      return { tool: `payload_arg_image${suffix}`, args: { data: argument! } };
+  }
+}
+
+async function measurePoint(
+  context: ScenarioContext,
+  running: RunningServer[],
+  transport: TransportName,
+  size: number,
+  kind: Kind,
+): Promise<void> {
+  const { budget } = context;
+  const argument =
+    kind === 'text argument'
+      ? 'x'.repeat(size)
+      : kind === 'image argument'
+        ? Buffer.alloc(size, 7).toString('base64')
+        : undefined;
+  const present = CONTENDERS.flatMap((contender) => {
+    const server = running.find((candidate) => candidate.spec.id === contender.server);
+    return server ? [{ contender, server, call: callOf(contender, kind, size, argument) }] : [];
+  });
+  const samples = new Map<string, { cpu: number; main: number; rate: number }[]>();
+  for (let round = 0; round < budget.repeats; round++) {
+    const order = round % 2 === 0 ? present : [...present].reverse();
+    for (const { contender, server, call } of order) {
+      if (round === 0) await closedLoop(server.client, call, IN_FLIGHT, budget.warmupMs / 2);
+      const before = readThreadCpu(server.pid);
+      const result = await closedLoop(server.client, call, IN_FLIGHT, budget.windowMs);
+      const after = readThreadCpu(server.pid);
+      context.step(`payload ${transport} ${kind} ${size} B ${contender.label}`);
+      if (result.failed > 0) {
+        context.note(
+          server.spec.id,
+          transport,
+          `payload ${kind} ${size} B (${contender.label}): ${result.firstFailure}`,
+        );
+      }
+      if (!before || !after || result.completed === 0) continue;
+      const cpu = cpuBetween(before, after);
+      const list = samples.get(contender.label) ?? [];
+      list.push({
+        cpu: ((cpu.main + cpu.others) / result.completed) * 1e6,
+        main: (cpu.main / result.completed) * 1e6,
+        rate: result.callsPerSecond,
+      });
+      samples.set(contender.label, list);
+    }
+  }
+  const params = { kind, bytes: size };
+  for (const { contender, server } of present) {
+    const list = samples.get(contender.label);
+    if (!list || list.length === 0) continue;
+    const median = medians(list);
+    const at = { ...params, placement: contender.placement };
+    context.record(server.spec.id, transport, 'payload CPU per call', median.cpu, 'µs', at);
+    context.record(server.spec.id, transport, 'payload main-thread CPU per call', median.main, 'µs', at);
+    context.record(server.spec.id, transport, 'payload CPU per byte', (median.cpu * 1000) / size, 'ns/B', at);
+    context.record(server.spec.id, transport, 'payload calls/s', median.rate, 'calls/s', at);
+    const peer = PEER_OF[contender.label];
+    const theirs = peer === undefined ? undefined : samples.get(peer);
+    if (theirs && theirs.length === list.length) {
+      const ratios = list.map((sample, index) => ({ ratio: sample.cpu / theirs[index]!.cpu }));
+      context.record(
+        server.spec.id,
+        transport,
+        `payload CPU per call / ${peer}`,
+        medians(ratios).ratio,
+        'x',
+        at,
+      );
+    }
+  }
+}
