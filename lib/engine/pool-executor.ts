@@ -184,7 +184,7 @@ export class PoolExecutor {
           if (result.telemetry) call.watch?.ranOn(result.telemetry.worker, result.telemetry.spans);
           task.release();
           if (result.nativeRefused !== undefined) {
-            const moved = onNative?.(result.nativeRefused, Date.now() - startedAt, decision.decided);
+            const moved = onNative?.(call, result.nativeRefused, Date.now() - startedAt, decision.decided);
             if (moved) void moved.then((outcome) => decision.decide(outcome));
             return;
           }
@@ -407,6 +407,7 @@ async function nativeIdle(pool: ThreadPool): Promise<void> {
 
 /** Hears that a call's module wanted native code: the outcome of the call placed again, if it is. */
 export type NativeFound = (
+  call: EngineCall & { tool: RegisteredBlockingTool },
   addons: readonly string[],
   elapsedMs: number,
   decided: boolean,
