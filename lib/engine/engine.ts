@@ -33,9 +33,9 @@ import type { FleetOptions } from './fleet-options.js';
 import { InlineExecutor } from './inline-executor.js';
 import { type LimitExceeded, limitMessage } from './limit-exceeded.js';
 import { LostSlots } from './lost-slots.js';
-import { NativeVerdicts } from './native-verdicts.js';
+import { type NativeFound, NativeVerdicts } from './native-verdicts.js';
 import type { Outcome } from './outcome.js';
-import { type NativeFound, PoolExecutor } from './pool-executor.js';
+import { PoolExecutor } from './pool-executor.js';
 import { ProcessExecutor } from './process-executor.js';
 import { SharedCallerCounts } from './shared-caller-counts.js';
 

@@ -22,6 +22,7 @@ import { CallEventSinks, type EventSink } from './call-event-sinks.js';
 import { CancelFlags } from './cancel-flags.js';
 import type { EngineCall } from './engine-call.js';
 import type { LostSlots } from './lost-slots.js';
+import type { NativeFound } from './native-verdicts.js';
 import type { Outcome } from './outcome.js';
 import { decideWorkerDied, resultOutcome, runPooledCall } from './pooled-call.js';
 import { TaskAbortHandle } from './task-abort-handle.js';
@@ -404,14 +405,6 @@ export class PoolExecutor {
 async function nativeIdle(pool: ThreadPool): Promise<void> {
   while (pool.native && pool.running > 0) await new Promise((resolve) => setTimeout(resolve, 10));
 }
-
-/** Hears that a call's module wanted native code: the outcome of the call placed again, if it is. */
-export type NativeFound = (
-  call: EngineCall & { tool: RegisteredBlockingTool },
-  addons: readonly string[],
-  elapsedMs: number,
-  decided: boolean,
-) => Promise<Outcome> | undefined;
 
 /** Aborts the task in Piscina, which terminates its thread at once: the threads it removed. */
 function abortThroughPiscina(task: RunningTask): Worker[] {
