@@ -382,8 +382,8 @@ export class PoolExecutor {
       filename: POOL_ENTRY,
       workerData: { cancelFlags: flags.buffer, threadLife: life.buffer } satisfies PoolWorkerData,
       maxThreads: this.#options.maxThreads,
-      // The default pool keeps its threads warm; pools with special limits shrink when idle.
-      minThreads: isDefault ? this.#options.maxThreads : 0,
+      // The default pool and a native one keep their threads warm; others shrink when idle.
+      minThreads: isDefault || native ? this.#options.maxThreads : 0,
       niceIncrement: this.#options.niceIncrement,
       // A thread that loaded native code is kept until the pool closes: one that exits while the
       // library's own threads run could unload it under them.

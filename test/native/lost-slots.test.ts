@@ -95,7 +95,7 @@ describe("native tools pinned to isolation: 'thread'", () => {
         for (let call = 0; call < CALLS; call++) {
           const signal = way === 'cancel' ? AbortSignal.timeout(150) : undefined;
           const outcome = await caller.client
-            .callTool({ name, arguments: slowArgs(name, 128) }, CallToolResultSchema, {
+            .callTool({ name, arguments: slowArgs(name, 128, 16) }, CallToolResultSchema, {
               timeout: 20_000,
               ...(signal ? { signal } : {}),
             })
@@ -129,7 +129,7 @@ describe("native tools pinned to isolation: 'thread'", () => {
   test('two abandoned calls hold both slots: /readyz is 503 until their handlers return', async () => {
     const calls = [0, 1].map(() =>
       caller.client.callTool(
-        { name: 'argon_hash_thread', arguments: slowArgs('argon', 256) },
+        { name: 'argon_hash_thread', arguments: slowArgs('argon', 256, 24) },
         CallToolResultSchema,
         {
           timeout: 20_000,
@@ -159,6 +159,6 @@ describe("native tools pinned to isolation: 'thread'", () => {
 });
 
 /** Arguments that run well past a 300 ms deadline and return within seconds. */
-function slowArgs(name: string, memoryMb: number): Record<string, unknown> {
-  return name.startsWith('argon') ? { text: 'secret', memoryMb } : { size: 1200, sigma: 30 };
+function slowArgs(name: string, memoryMb: number, passes: number): Record<string, unknown> {
+  return name.startsWith('argon') ? { text: 'secret', memoryMb, passes } : { size: 1600, sigma: 40 };
 }

@@ -150,6 +150,10 @@ describe('native tools stopped by deadlines and cancels', () => {
 
 /** Arguments that finish well within the deadline ('fast') or run well past it ('slow'). */
 function args(name: string, speed: 'fast' | 'slow'): Record<string, unknown> {
-  if (name.startsWith('argon')) return { text: 'secret', memoryMb: speed === 'fast' ? 1 : 256 };
+  if (name.startsWith('argon')) {
+    return speed === 'fast'
+      ? { text: 'secret', memoryMb: 1, passes: 1 }
+      : { text: 'secret', memoryMb: 256, passes: 40 };
+  }
   return speed === 'fast' ? { size: 64, sigma: 1 } : { size: 3000, sigma: 60 };
 }
