@@ -33,7 +33,7 @@ import type { FleetOptions } from './fleet-options.js';
 import { InlineExecutor } from './inline-executor.js';
 import { type LimitExceeded, limitMessage } from './limit-exceeded.js';
 import { LostSlots } from './lost-slots.js';
-import { NativeVerdicts } from './native-verdicts.js';
+import { type NativeFound, NativeVerdicts } from './native-verdicts.js';
 import type { Outcome } from './outcome.js';
 import { PoolExecutor } from './pool-executor.js';
 import { ProcessExecutor } from './process-executor.js';
@@ -210,26 +210,19 @@ export class Engine {
     if (where === 'fleet') return this.#fleet!.run(blocking);
     if (where === 'process') return this.#processes.run(blocking);
     // A thread that may run native work is never terminated: its call is waited for instead.
-    return this.#pool.run(blocking, this.#verdicts.loadsNative(blocking.tool), (addons, elapsedMs, decided) =>
-      this.#foundNative(blocking, addons, elapsedMs, decided),
-    );
+    return this.#pool.run(blocking, this.#verdicts.loadsNative(blocking.tool), this.#foundNative);
   }
 
   /**
    * A call's thread found its tool's module loading native code, and ran nothing: the verdict is
    * kept, and a call not yet decided is placed again with what is left of its budget.
    */
-  #foundNative(
-    call: EngineCall & { tool: RegisteredBlockingTool },
-    addons: readonly string[],
-    elapsedMs: number,
-    decided: boolean,
-  ): Promise<Outcome> | undefined {
+  readonly #foundNative: NativeFound = (call, addons, elapsedMs, decided) => {
     this.#verdicts.record(call.tool, addons);
     if (decided) return undefined;
     const budgetMs = call.budgetMs > 0 ? Math.max(1, call.budgetMs - elapsedMs) : 0;
     return this.#dispatch({ ...call, budgetMs });
-  }
+  };
 
   /** Starts the default thread pool, and a process for each process-isolated tool's pool. */
   warmUp(tools: readonly RegisteredTool[] = []): void {

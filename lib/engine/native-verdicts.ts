@@ -17,6 +17,19 @@
  */
 import { basename } from 'node:path';
 import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
+import type { EngineCall } from './engine-call.js';
+import type { Outcome } from './outcome.js';
+
+/**
+ * Hears that a call's thread found its module wanting native code (the handler did not run): the
+ * outcome of the call placed again, unless it was decided meanwhile.
+ */
+export type NativeFound = (
+  call: EngineCall & { tool: RegisteredBlockingTool },
+  addons: readonly string[],
+  elapsedMs: number,
+  decided: boolean,
+) => Promise<Outcome> | undefined;
 
 export class NativeVerdicts {
   readonly #logError: (message: string) => void;

@@ -23,6 +23,7 @@ import { callMark, nextCallId } from './call-mark.js';
 import { CancelFlags } from './cancel-flags.js';
 import type { EngineCall } from './engine-call.js';
 import type { LostSlots } from './lost-slots.js';
+import type { NativeFound } from './native-verdicts.js';
 import type { Outcome } from './outcome.js';
 import { decideWorkerDied, resultOutcome, runPooledCall } from './pooled-call.js';
 import { keepKillingCallProcesses } from './process-tree.js';
@@ -188,7 +189,7 @@ export class PoolExecutor {
           if (result.telemetry) call.watch?.ranOn(result.telemetry.worker, result.telemetry.spans);
           task.release();
           if (result.nativeRefused !== undefined) {
-            const moved = onNative?.(result.nativeRefused, Date.now() - startedAt, decision.decided);
+            const moved = onNative?.(call, result.nativeRefused, Date.now() - startedAt, decision.decided);
             if (moved) void moved.then((outcome) => decision.decide(outcome));
             return;
           }
@@ -391,8 +392,8 @@ export class PoolExecutor {
       filename: POOL_ENTRY,
       workerData: { cancelFlags: flags.buffer, threadLife: life.buffer } satisfies PoolWorkerData,
       maxThreads: this.#options.maxThreads,
-      // The default pool keeps its threads warm; pools with special limits shrink when idle.
-      minThreads: isDefault ? this.#options.maxThreads : 0,
+      // The default pool and a native one keep their threads warm; others shrink when idle.
+      minThreads: isDefault || native ? this.#options.maxThreads : 0,
       niceIncrement: this.#options.niceIncrement,
       // A thread that loaded native code is kept until the pool closes: one that exits while the
       // library's own threads run could unload it under them.
@@ -414,13 +415,6 @@ export class PoolExecutor {
 async function nativeIdle(pool: ThreadPool): Promise<void> {
   while (pool.native && pool.running > 0) await new Promise((resolve) => setTimeout(resolve, 10));
 }
-
-/** Hears that a call's module wanted native code: the outcome of the call placed again, if it is. */
-export type NativeFound = (
-  addons: readonly string[],
-  elapsedMs: number,
-  decided: boolean,
-) => Promise<Outcome> | undefined;
 
 /** Aborts the task in Piscina, which terminates its thread at once: the threads it removed. */
 function abortThroughPiscina(task: RunningTask): Worker[] {

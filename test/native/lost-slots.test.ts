@@ -95,7 +95,7 @@ describe("native tools pinned to isolation: 'thread'", () => {
         for (let call = 0; call < CALLS; call++) {
           const signal = way === 'cancel' ? AbortSignal.timeout(150) : undefined;
           const outcome = await caller.client
-            .callTool({ name, arguments: slowArgs(name, 128) }, CallToolResultSchema, {
+            .callTool({ name, arguments: slowArgs(name, 128, 16) }, CallToolResultSchema, {
               timeout: 20_000,
               ...(signal ? { signal } : {}),
             })
@@ -127,15 +127,36 @@ describe("native tools pinned to isolation: 'thread'", () => {
   }
 
   test('two abandoned calls hold both slots: /readyz is 503 until their handlers return', async () => {
-    const calls = [0, 1].map(() =>
-      caller.client.callTool(
-        { name: 'argon_hash_thread', arguments: slowArgs('argon', 256) },
-        CallToolResultSchema,
-        {
-          timeout: 20_000,
-        },
-      ),
+    // Both native threads load the module first (a call abandoned while its thread loads holds
+    // nothing): rounds of two quick calls, whatever their outcome, then both slots free.
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(
+        [0, 1].map(() =>
+          caller.client
+            .callTool(
+              { name: 'argon_hash_thread', arguments: { text: 'x', memoryMb: 1, passes: 1 } },
+              CallToolResultSchema,
+            )
+            .catch(() => undefined),
+        ),
+      );
+    }
+    await until(
+      () => server.stats(),
+      (stats) => stats.lostSlots === 0 && stats.freeThreads === 2,
+      30_000,
     );
+    // The second call starts once the first holds its thread, so that each is running its handler
+    // when the deadline comes (a call abandoned before it started holds nothing).
+    const hash = () =>
+      caller.client.callTool(
+        { name: 'argon_hash_thread', arguments: slowArgs('argon', 256, 24) },
+        CallToolResultSchema,
+        { timeout: 20_000 },
+      );
+    const first = hash();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const calls = [first, hash()];
     for (const result of await Promise.all(calls)) assert.equal(result.isError, true);
     const notReady = await until(
       () => server.probe('/readyz'),
@@ -159,6 +180,6 @@ describe("native tools pinned to isolation: 'thread'", () => {
 });
 
 /** Arguments that run well past a 300 ms deadline and return within seconds. */
-function slowArgs(name: string, memoryMb: number): Record<string, unknown> {
-  return name.startsWith('argon') ? { text: 'secret', memoryMb } : { size: 1200, sigma: 30 };
+function slowArgs(name: string, memoryMb: number, passes: number): Record<string, unknown> {
+  return name.startsWith('argon') ? { text: 'secret', memoryMb, passes } : { size: 1600, sigma: 40 };
 }

@@ -19,8 +19,6 @@ export interface NativeServer {
   output(): string;
   /** The server process has ended (exited or killed by a signal, SIGABRT included). */
   ended(): string | undefined;
-  /** CPU ticks used so far by the server and every process under it. */
-  treeTicks(): number;
   /** Processes under the server now. */
   processes(): number[];
   /** OS threads of the server process now. */
@@ -48,17 +46,6 @@ export async function startNativeServer(args: string[]): Promise<NativeServer> {
       child.exitCode !== null || child.signalCode !== null
         ? `${child.exitCode ?? child.signalCode}`
         : undefined,
-    treeTicks: () => {
-      let ticks = 0;
-      for (const each of [pid, ...descendantsOf(pid)]) {
-        try {
-          ticks += cpuTicks(each);
-        } catch {
-          // It ended while we looked: its ticks are gone with it.
-        }
-      }
-      return ticks;
-    },
     processes: () => descendantsOf(pid),
     threads: () => Number(/^Threads:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]),
     probe: async (path) => {
@@ -111,19 +98,34 @@ export async function countingClient(url: URL): Promise<CountingClient> {
 }
 
 /**
- * Waits, from `answeredAt`, for a 100 ms window in which the server and everything under it used
- * at most 2 ticks (20 ms of CPU): how long after the answer that window ended.
+ * Waits, from `answeredAt`, for a 100 ms window in which the server and the processes that were
+ * under it at the answer (`before`) used at most 2 ticks (20 ms of CPU): how long after the answer
+ * that window ended. A pool process started after the answer (the warm one replacing a killed one,
+ * importing the tool's module afresh) is new work weft chose, not the stopped call going on.
  */
 export async function msUntilIdle(
   server: NativeServer,
+  before: readonly number[],
   answeredAt: number,
   boundMs: number,
 ): Promise<number> {
+  const pids = [server.pid, ...before];
+  const ticks = () => {
+    let sum = 0;
+    for (const pid of pids) {
+      try {
+        sum += cpuTicks(pid);
+      } catch {
+        // It ended (killed with its call): its ticks are gone with it.
+      }
+    }
+    return sum;
+  };
   for (;;) {
-    const before = server.treeTicks();
+    const start = ticks();
     await new Promise((resolve) => setTimeout(resolve, 100));
     const elapsed = Date.now() - answeredAt;
-    if (server.treeTicks() - before <= 2) return elapsed;
+    if (ticks() - start <= 2) return elapsed;
     if (elapsed > boundMs + 2_000) return elapsed;
   }
 }

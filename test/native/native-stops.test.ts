@@ -2,12 +2,13 @@
  * Tools built on real native libraries (argon2, sharp), written as the README shows a blocking tool
  * (`blocking: true` and nothing else), are stopped safely by a deadline and by a cancel: weft sees
  * their modules load native code and runs them in pool processes. Each call is answered once, the
- * server lives (argon2 in a terminated thread aborts the process), the CPU falls to idle within 1 s
- * of each answer (sharp in a terminated thread burns on), no process or thread is left, and
- * `/readyz` is never ready while no slot can run a call.
+ * server lives (argon2 in a terminated thread aborts the process), the CPU of the server and of the
+ * processes it had at the answer falls to idle within 1 s of it (sharp in a terminated thread burns
+ * on; a warm pool process started afterwards to replace the killed one is not the call's work), no
+ * process or thread is left, and `/readyz` is never ready while no slot can run a call.
  *
  * Calls per tool and way of stopping: WEFT_NATIVE_CALLS (default 5, for `npm test`; the full run
- * the issue asks for is WEFT_NATIVE_CALLS=100, about 15 minutes on 2 busy cores).
+ * the issue asks for is WEFT_NATIVE_CALLS=100, 15 to 25 minutes on 2 busy cores).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -42,7 +43,7 @@ describe('native tools stopped by deadlines and cancels', () => {
     // A cold process loading argon2 and sharp on a busy machine may miss the deadline: again, then.
     for (const name of ['argon_hash', 'sharp_blur']) {
       let first: { isError?: unknown } = { isError: true };
-      for (let attempt = 0; attempt < 3 && first.isError === true; attempt++) {
+      for (let attempt = 0; attempt < 8 && first.isError === true; attempt++) {
         first = (await caller.client.callTool(
           { name, arguments: args(name, 'fast') },
           CallToolResultSchema,
@@ -104,6 +105,7 @@ describe('native tools stopped by deadlines and cancels', () => {
               (error: Error) => ({ error }),
             );
           const answeredAt = Date.now();
+          const processes = server.processes();
           if (way === 'deadline') {
             assert.ok(
               'result' in outcome,
@@ -115,7 +117,7 @@ describe('native tools stopped by deadlines and cancels', () => {
             assert.ok('error' in outcome, `call ${call} was not cancelled`);
           }
           assert.equal(server.ended(), undefined, `the server ended after call ${call}:\n${server.output()}`);
-          slowest.push(await msUntilIdle(server, answeredAt, 1_000));
+          slowest.push(await msUntilIdle(server, processes, answeredAt, 1_000));
         }
         const worst = Math.max(...slowest);
         assert.ok(worst <= 1_100, `CPU idle only ${worst} ms after an answer (all: ${slowest.join(', ')})`);
@@ -148,6 +150,10 @@ describe('native tools stopped by deadlines and cancels', () => {
 
 /** Arguments that finish well within the deadline ('fast') or run well past it ('slow'). */
 function args(name: string, speed: 'fast' | 'slow'): Record<string, unknown> {
-  if (name.startsWith('argon')) return { text: 'secret', memoryMb: speed === 'fast' ? 1 : 256 };
+  if (name.startsWith('argon')) {
+    return speed === 'fast'
+      ? { text: 'secret', memoryMb: 1, passes: 1 }
+      : { text: 'secret', memoryMb: 256, passes: 40 };
+  }
   return speed === 'fast' ? { size: 64, sigma: 1 } : { size: 3000, sigma: 60 };
 }

@@ -10,7 +10,11 @@ import { defineTool } from '../../lib/tool.js';
 
 const hashArgs = {
   type: 'object',
-  properties: { text: { type: 'string' }, memoryMb: { type: 'integer', minimum: 1 } },
+  properties: {
+    text: { type: 'string' },
+    memoryMb: { type: 'integer', minimum: 1 },
+    passes: { type: 'integer', minimum: 1 },
+  },
   required: ['text'],
 } as const;
 
@@ -19,9 +23,21 @@ const blurArgs = {
   properties: { size: { type: 'integer', minimum: 16 }, sigma: { type: 'number', minimum: 0.3 } },
 } as const;
 
-/** argon2id with a memory cost that makes one hash take a while on a small machine. */
-function hash({ text, memoryMb }: { text: string; memoryMb?: number }): Promise<string> {
-  return argon2.hash(text, { type: argon2.argon2id, memoryCost: (memoryMb ?? 256) * 1024, timeCost: 8 });
+/** argon2id with memory and time costs that make one hash take a while on a small machine. */
+function hash({
+  text,
+  memoryMb,
+  passes,
+}: {
+  text: string;
+  memoryMb?: number;
+  passes?: number;
+}): Promise<string> {
+  return argon2.hash(text, {
+    type: argon2.argon2id,
+    memoryCost: (memoryMb ?? 256) * 1024,
+    timeCost: passes ?? 8,
+  });
 }
 
 /** A noisy square image blurred hard: libvips' threads do the work, not JavaScript. */
