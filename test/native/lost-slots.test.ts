@@ -36,15 +36,15 @@ describe('slots held by threads stuck in native code', () => {
 
   test('are lost: /readyz says unavailable, /healthz fails past the bound, both come back', async () => {
     assert.equal((await server.probe('/readyz')).status, 200);
-    // Both threads load the tool's module first, so that both calls below are inside execSync by
+    // Both threads load the tool's module first, so that both calls below are inside pbkdf2Sync by
     // their deadline (a load is not cut short: its thread would exit, its slot not be lost).
     const warm = [0, 1].map(() =>
-      caller.client.callTool({ name: 'exec_sleep', arguments: { seconds: '0' } }, CallToolResultSchema),
+      caller.client.callTool({ name: 'native_busy', arguments: { seconds: '0' } }, CallToolResultSchema),
     );
     await Promise.all(warm);
-    // exec_sleep's own deadline is 1500 ms: both threads are terminated inside execSync.
+    // native_busy's own deadline is 1500 ms: both threads are terminated inside pbkdf2Sync.
     const calls = [0, 1].map(() =>
-      caller.client.callTool({ name: 'exec_sleep', arguments: { seconds: '5' } }, CallToolResultSchema),
+      caller.client.callTool({ name: 'native_busy', arguments: { seconds: '5' } }, CallToolResultSchema),
     );
     for (const result of await Promise.all(calls)) assert.match(JSON.stringify(result.content), /timed out/);
     const notReady = await until(
@@ -52,7 +52,7 @@ describe('slots held by threads stuck in native code', () => {
       (answer) => answer.status === 503,
       2_000,
     );
-    assert.match(notReady.body, /"unavailable".*no pool slot can run a call.*exec_sleep/);
+    assert.match(notReady.body, /"unavailable".*no pool slot can run a call.*native_busy/);
     assert.equal((await server.stats()).lostSlots, 2);
     const stuck = await until(
       () => server.probe('/healthz'),
@@ -60,7 +60,10 @@ describe('slots held by threads stuck in native code', () => {
       3_000,
     );
     assert.match(stuck.body, /"stuck".*lostSlotsLivenessMs/);
-    assert.match(server.output(), /a pool slot is lost: the thread running tool "exec_sleep" was terminated/);
+    assert.match(
+      server.output(),
+      /a pool slot is lost: the thread running tool "native_busy" was terminated/,
+    );
     // The sleeps end, the threads exit, the slots come back.
     await until(
       () => server.stats(),
@@ -69,7 +72,7 @@ describe('slots held by threads stuck in native code', () => {
     );
     assert.equal((await server.probe('/readyz')).status, 200);
     assert.equal((await server.probe('/healthz')).status, 200);
-    assert.match(server.output(), /the pool slot held by tool "exec_sleep" is back/);
+    assert.match(server.output(), /the pool slot held by tool "native_busy" is back/);
     const fine = await caller.client.callTool({ name: 'trivial', arguments: {} }, CallToolResultSchema);
     assert.deepEqual(fine.content, [{ type: 'text', text: 'done' }]);
   });

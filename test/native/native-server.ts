@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { McpServer } from '../../lib/index.js';
 import { argonHash, argonHashThread, sharpBlur, sharpBlurThread } from './native-tools.js';
-import { execSleep, trivial } from './plain-tool.js';
+import { nativeBusy, trivial } from './plain-tool.js';
 
 const { values } = parseArgs({
   options: {
@@ -30,7 +30,7 @@ const server = new McpServer({
     lostSlotsLivenessMs: Number(values['liveness-ms']),
   },
 });
-for (const tool of [argonHash, sharpBlur, argonHashThread, sharpBlurThread, trivial, execSleep]) {
+for (const tool of [argonHash, sharpBlur, argonHashThread, sharpBlurThread, trivial, nativeBusy]) {
   server.tool(tool);
 }
 

@@ -2,8 +2,9 @@
  * A pure-JavaScript blocking tool in a module of its own (no native code in its graph): the call
  * every other caller of a server busy with native work is waiting to run.
  */
+import { pbkdf2Sync } from 'node:crypto';
 import { defineTool } from '../../lib/tool.js';
-import { sleepArgs, sleepInNativeCode } from '../faults/fault-tools.js';
+import { sleepArgs } from '../faults/fault-tools.js';
 
 export const trivial = defineTool({
   name: 'trivial',
@@ -14,16 +15,35 @@ export const trivial = defineTool({
   handler: () => 'done',
 });
 
+/** pbkdf2 iterations this thread runs per ms, measured once as the module loads. */
+const ITERATIONS_PER_MS = (() => {
+  const start = performance.now();
+  pbkdf2Sync('weft', 'salt', 20_000, 64, 'sha512');
+  return 20_000 / Math.max(1, performance.now() - start);
+})();
+
 /**
- * A thread stuck in execSync: terminated at its deadline, it cannot exit until the command returns,
- * so its slot is lost meanwhile. The deadline leaves a fresh thread room to load this module.
+ * A thread stuck in native code for about `seconds`: one `pbkdf2Sync` runs in C++ until its
+ * iterations are done, and a thread's termination takes effect only once it is back in
+ * JavaScript, so its slot is lost meanwhile. (An `execSync` would not do: the command, a process
+ * the call started, is killed with the call, which frees the thread.) The deadline leaves a fresh
+ * thread room to load this module.
  */
-export const execSleep = defineTool({
-  name: 'exec_sleep',
+export const nativeBusy = defineTool({
+  name: 'native_busy',
   inputSchema: sleepArgs,
   blocking: true,
   module: import.meta.url,
-  export: 'execSleep',
+  export: 'nativeBusy',
   timeoutMs: 1_500,
-  handler: sleepInNativeCode,
+  handler: ({ seconds }: { seconds: string }) => {
+    pbkdf2Sync(
+      'weft',
+      'salt',
+      Math.max(1, Math.round(Number(seconds) * 1000 * ITERATIONS_PER_MS)),
+      64,
+      'sha512',
+    );
+    return `busy for ${seconds} s in native code`;
+  },
 });
