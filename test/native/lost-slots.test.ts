@@ -1,6 +1,6 @@
 /**
  * Slots that cannot run a call are counted, said and acted on:
- * - a thread stuck in execSync past its deadline is terminated but cannot exit: its slot is lost,
+ * - a thread stuck in native code (pbkdf2Sync) past its deadline is terminated but cannot exit: its slot is lost,
  *   the log names the tool, `server.stats.lostSlots` counts it, `/readyz` answers 503 "unavailable"
  *   once no slot can run a call, and `/healthz` fails once that has lasted `lostSlotsLivenessMs`;
  *   all turn back when the threads exit;
