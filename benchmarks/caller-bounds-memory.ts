@@ -16,6 +16,7 @@ import { McpServer, makePrincipal, type Principal } from '../lib/index.js';
 import { MemoryTaskStore } from '../lib/tasks/memory-task-store.js';
 import { DEFAULT_TASK_LIMITS } from '../lib/tasks/task-limits.js';
 import { DEFAULT_MAX_CONNECTIONS_PER_CALLER } from '../lib/transports/websocket.js';
+import { initializeSession, pingSession } from '../test/support/legacy-session.js';
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc');
@@ -144,34 +145,10 @@ const server = new McpServer({ name: 'bounds-memory', version: '1' }).tool({
 });
 await server.listen({ http: { port: 0, unusedSessionMs: 600_000 }, handleSignals: false });
 const url = `http://127.0.0.1:${server.addresses.http!.port}/mcp`;
-const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 const sessionsHeld = await held(async () => {
   for (let i = 0; i < 1_500; i++) {
-    const made = await fetch(url, {
-      method: 'POST',
-      headers,
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'flood', version: '1' },
-        },
-      }),
-    });
-    await made.text();
-    const ping = await fetch(url, {
-      method: 'POST',
-      headers: {
-        ...headers,
-        'mcp-session-id': made.headers.get('mcp-session-id')!,
-        'mcp-protocol-version': '2025-11-25',
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
-    });
-    await ping.text();
+    const made = await initializeSession(url);
+    await pingSession(url, made.id!);
   }
 });
 row(

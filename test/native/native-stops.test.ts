@@ -138,7 +138,7 @@ describe('native tools stopped by deadlines and cancels', () => {
 
   test('no process or thread is left, and the server still serves', async () => {
     const until = Date.now() + 5_000;
-    // One warm pool process stays for the native tools (tinypool's minThreads), nothing more.
+    // One warm pool process stays for the native tools (the process pool keeps one warm), nothing more.
     while (server.processes().length > 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     assert.ok(server.processes().length <= 1, `processes left: ${server.processes().join(', ')}`);
     assert.ok(server.threads() <= threadsAtRest, `threads ${server.threads()} > ${threadsAtRest} at rest`);

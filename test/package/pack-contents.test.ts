@@ -12,8 +12,12 @@ import { describe, it } from 'node:test';
 import { root } from '../docs/markdown.js';
 import { manifest } from './public-exports.js';
 
-/** Packed bytes and unpacked bytes the package may grow to before someone must look at why. */
-const BUDGET = { packed: 450 * 1024, unpacked: 1600 * 1024, files: 600 };
+/**
+ * Packed bytes and unpacked bytes the package may grow to before someone must look at why. Raised
+ * from 450 to 520 KiB packed and 1600 to 1800 KiB unpacked when native placement, weft's process pool, caller identity, rights
+ * re-checks and bytes as results came in (486 and 1607 KiB then).
+ */
+const BUDGET = { packed: 520 * 1024, unpacked: 1800 * 1024, files: 600 };
 
 interface Packed {
   size: number;
