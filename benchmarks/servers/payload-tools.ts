@@ -3,7 +3,7 @@
  * image (base64) argument whose size is answered, each inline, on a pool thread and in a pool
  * process. A tool module of its own (`module: import.meta.url`), as users write blocking tools.
  */
-import { defineTool } from '../../lib/tool.js';
+import { type DefinedTool, defineTool } from '../../lib/tool.js';
 import { argumentSize, payloadImage, payloadText } from '../peers/payload-work.js';
 
 type Placement = 'inline' | 'thread' | 'process';
@@ -71,17 +71,18 @@ export const argImageInline = imageArgument('inline');
 export const argImageThread = imageArgument('thread');
 export const argImageProcess = imageArgument('process');
 
-export const PAYLOAD_TOOLS = [
-  textInline,
-  textThread,
-  textProcess,
-  imageInline,
-  imageThread,
-  imageProcess,
-  argTextInline,
-  argTextThread,
-  argTextProcess,
-  argImageInline,
-  argImageThread,
-  argImageProcess,
+/** Every payload tool, as definitions (a union of their own types is too deep for TypeScript 5.9). */
+export const PAYLOAD_TOOLS: readonly DefinedTool[] = [
+  textInline as DefinedTool,
+  textThread as DefinedTool,
+  textProcess as DefinedTool,
+  imageInline as DefinedTool,
+  imageThread as DefinedTool,
+  imageProcess as DefinedTool,
+  argTextInline as DefinedTool,
+  argTextThread as DefinedTool,
+  argTextProcess as DefinedTool,
+  argImageInline as DefinedTool,
+  argImageThread as DefinedTool,
+  argImageProcess as DefinedTool,
 ];

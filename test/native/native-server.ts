@@ -1,7 +1,7 @@
 /**
  * The native suite's server, run as a child process on an ephemeral HTTP port (announced on stderr
  * as `weft native: <url>`): the argon2 and sharp tools and their pinned twins, a trivial blocking
- * neighbour, and a thread tool stuck in execSync (a slot a termination cannot free). On SIGUSR2 it
+ * neighbour, and a thread tool stuck in native code (a slot a termination cannot free). On SIGUSR2 it
  * prints `server.stats` on stderr, so a test can read the lost slots.
  *
  *   node dist/test/native/native-server.js [--threads N] [--timeout-ms N] [--liveness-ms N]
@@ -30,9 +30,13 @@ const server = new McpServer({
     lostSlotsLivenessMs: Number(values['liveness-ms']),
   },
 });
-for (const tool of [argonHash, sharpBlur, argonHashThread, sharpBlurThread, trivial, nativeBusy]) {
-  server.tool(tool);
-}
+// One registration each: an array of these definitions is a union TypeScript 5.9 cannot infer through.
+server.tool(argonHash);
+server.tool(sharpBlur);
+server.tool(argonHashThread);
+server.tool(sharpBlurThread);
+server.tool(trivial);
+server.tool(nativeBusy);
 
 await server.listen({ http: { port: 0, host: '127.0.0.1' } });
 process.on('SIGUSR2', () => process.stderr.write(`weft native stats: ${JSON.stringify(server.stats)}\n`));
