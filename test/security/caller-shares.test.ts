@@ -40,6 +40,19 @@ async function until(done: () => boolean, what: string, withinMs = 10_000): Prom
   }
 }
 
+/** Opens `user`'s socket and one listen stream on it; asserts the listen was acknowledged. */
+async function listenAcknowledged(url: string, user: string): Promise<WebSocket> {
+  const peer = await wsPeer(url, user);
+  peer.socket.send(listen(1));
+  await until(() => peer.received.length >= 1, `${user}'s listen answered`);
+  assert.equal(
+    peer.received[0].method,
+    'notifications/subscriptions/acknowledged',
+    JSON.stringify(peer.received[0]),
+  );
+  return peer.socket;
+}
+
 describe('security: every shared capacity is shared fairly by caller', () => {
   it('two anonymous modern clients on two addresses share the pool: the one-at-a-time caller is not queued behind 8 calls of the other', async () => {
     const server = new McpServer({ name: 'pool-share', version: '1', pool: { maxThreads: 1 } }).tool(busy);
@@ -110,15 +123,7 @@ describe('security: every shared capacity is shared fairly by caller', () => {
       for (let id = 1; id <= 10; id++) carol.socket.send(listen(id));
       await until(() => acks(carol.received) === 10, 'carol acknowledged');
       assert.equal(server.stats.tables.listens, 40);
-      const bob = await wsPeer(url, 'bob');
-      sockets.push(bob.socket);
-      bob.socket.send(listen(1));
-      await until(() => bob.received.length >= 1, "bob's listen answered");
-      assert.equal(
-        bob.received[0].method,
-        'notifications/subscriptions/acknowledged',
-        JSON.stringify(bob.received[0]),
-      );
+      sockets.push(await listenAcknowledged(url, 'bob'));
       await until(
         () => alice.received.some((message) => message.id === 1 && 'result' in message),
         "alice's oldest ended",
@@ -158,15 +163,7 @@ describe('security: every shared capacity is shared fairly by caller', () => {
       );
       const opened = alice.reduce((sum, peer) => sum + acks(peer.received), 0);
       assert.equal(opened, 1_000, "alice's share of listen streams");
-      const bob = await wsPeer(url, 'bob');
-      sockets.push(bob.socket);
-      bob.socket.send(listen(1));
-      await until(() => bob.received.length >= 1, "bob's listen answered");
-      assert.equal(
-        bob.received[0].method,
-        'notifications/subscriptions/acknowledged',
-        JSON.stringify(bob.received[0]),
-      );
+      sockets.push(await listenAcknowledged(url, 'bob'));
     } finally {
       for (const socket of sockets) socket.terminate();
       await server.close();
