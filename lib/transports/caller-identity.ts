@@ -87,7 +87,8 @@ export class CallerIdentity {
   /** The caller key of a request: its principal, else its client's address; undefined if unknown. */
   of(request: IncomingMessage, principal: Principal | undefined): string | undefined {
     if (principal !== undefined) return principalCaller(principal);
-    const address = this.clientAddress(request);
+    // Read once per request: arrive() already did when an auth hook runs first.
+    const address = doorAddresses.get(request) ?? this.clientAddress(request);
     return address === undefined ? undefined : addressCaller(address);
   }
 
