@@ -37,27 +37,28 @@ describe('slots held by threads stuck in native code', () => {
   test('are lost: /readyz says unavailable, /healthz fails past the bound, both come back', async () => {
     assert.equal((await server.probe('/readyz')).status, 200);
     // Both threads load the tool's module first, so that both calls below are inside pbkdf2Sync by
-    // their deadline (a load is not cut short: its thread would exit, its slot not be lost).
+    // their deadline (a load is not cut short: its thread would exit, its slot not be lost). Each
+    // warm call is busy long enough that the other cannot land on the same thread after it.
     const warm = [0, 1].map(() =>
-      caller.client.callTool({ name: 'native_busy', arguments: { seconds: '0' } }, CallToolResultSchema),
+      caller.client.callTool({ name: 'native_busy', arguments: { seconds: '0.5' } }, CallToolResultSchema),
     );
     await Promise.all(warm);
     // native_busy's own deadline is 1500 ms: both threads are terminated inside pbkdf2Sync.
     const calls = [0, 1].map(() =>
-      caller.client.callTool({ name: 'native_busy', arguments: { seconds: '5' } }, CallToolResultSchema),
+      caller.client.callTool({ name: 'native_busy', arguments: { seconds: '6' } }, CallToolResultSchema),
     );
     for (const result of await Promise.all(calls)) assert.match(JSON.stringify(result.content), /timed out/);
     const notReady = await until(
       () => server.probe('/readyz'),
       (answer) => answer.status === 503,
-      2_000,
+      5_000,
     );
     assert.match(notReady.body, /"unavailable".*no pool slot can run a call.*native_busy/);
     assert.equal((await server.stats()).lostSlots, 2);
     const stuck = await until(
       () => server.probe('/healthz'),
       (answer) => answer.status === 503,
-      3_000,
+      6_000,
     );
     assert.match(stuck.body, /"stuck".*lostSlotsLivenessMs/);
     assert.match(
@@ -68,7 +69,7 @@ describe('slots held by threads stuck in native code', () => {
     await until(
       () => server.stats(),
       (stats) => stats.lostSlots === 0,
-      10_000,
+      20_000,
     );
     assert.equal((await server.probe('/readyz')).status, 200);
     assert.equal((await server.probe('/healthz')).status, 200);
