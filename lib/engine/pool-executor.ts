@@ -12,15 +12,14 @@
  * always ready for a call that was admitted. What a running call's thread sends besides its result
  * (progress, logs, requests to the client) is routed by call-event-sinks.ts.
  */
-import { fileURLToPath } from 'node:url';
 import type { Worker } from 'node:worker_threads';
-import { Piscina } from 'piscina';
+import type { Piscina } from 'piscina';
 import type { RegisteredBlockingTool } from '../tools/registered-tool.js';
 import { abandonCode, FLAG_SLOTS } from './abandon-reason.js';
 import type { Admission, Release } from './admission.js';
 import { CallEventSinks, type EventSink } from './call-event-sinks.js';
 import { callMark, nextCallId } from './call-mark.js';
-import { CancelFlags } from './cancel-flags.js';
+import { budgetLeftMs } from './deadline.js';
 import type { EngineCall } from './engine-call.js';
 import type { LostSlots } from './lost-slots.js';
 import type { NativeFound } from './native-verdicts.js';
@@ -28,12 +27,9 @@ import type { Outcome } from './outcome.js';
 import { decideWorkerDied, resultOutcome, runPooledCall } from './pooled-call.js';
 import { keepKillingCallProcesses } from './process-tree.js';
 import { TaskAbortHandle } from './task-abort-handle.js';
-import { claimForTermination, PoolLife, terminateWhenSafe } from './thread-life.js';
-import { envKey, workerEnv } from './worker-env.js';
-import type { PoolTask, PoolTaskResult, PoolWorkerData } from './worker-protocol.js';
-
-/** CommonJS, so Piscina's require() of it is no require(esm): see workers/pool-thread-entry.cts. */
-const POOL_ENTRY = fileURLToPath(new URL('../../workers/pool-thread-entry.cjs', import.meta.url));
+import { CallLife, claimForTermination, terminateWhenSafe } from './thread-life.js';
+import { createThreadPool, nativeIdle, type ThreadPool, threadPoolKey } from './thread-pool.js';
+import type { PoolTask, PoolTaskResult } from './worker-protocol.js';
 
 export interface PoolExecutorOptions {
   /** Thread slots shared by every blocking tool. */
@@ -50,17 +46,6 @@ export interface PoolExecutorOptions {
   logError: (message: string) => void;
   /** Told of slots held by threads that were stopped and have not exited (lost-slots.ts). */
   lostSlots?: LostSlots;
-}
-
-/** A Piscina pool, the cancel flags and the life buffer its threads share (cancel-flags.ts, thread-life.ts). */
-interface ThreadPool {
-  readonly piscina: Piscina;
-  readonly flags: CancelFlags;
-  readonly life: PoolLife;
-  /** Loads native code (tools pinned to threads): its threads are never terminated while they run. */
-  readonly native: boolean;
-  /** Calls holding one of its threads now. */
-  running: number;
 }
 
 interface RunningTask {
@@ -82,6 +67,8 @@ interface RunningTask {
   settled: boolean;
   /** Its slot was counted lost: this says it is back (called with the release). */
   found?: () => void;
+  /** Where the call was on its thread when its slot was given back (thread-life.ts's CallLife). */
+  lifeAtRelease?: number;
 }
 
 export class PoolExecutor {
@@ -92,6 +79,8 @@ export class PoolExecutor {
   /** Each tool's pool, found once. */
   readonly #poolsByTool = new WeakMap<RegisteredBlockingTool, ThreadPool>();
   readonly #sinks = new CallEventSinks();
+  /** Calls posted a second time because their first thread died before their handler started. */
+  readonly #reposted = new WeakSet<EngineCall>();
   /** Tasks waiting for the end of this turn of the event loop (see #postSoon). */
   #toPost: Array<() => void> = [];
   #closed = false;
@@ -118,6 +107,7 @@ export class PoolExecutor {
     onNative?: NativeFound,
   ): Promise<Outcome> {
     const callId = nextCallId();
+    const begunAt = performance.now();
     /** Aborts once the outcome is decided: requests the handler made to the client are withdrawn. */
     let callOver: AbortController | undefined;
     let sink: EventSink | undefined;
@@ -162,6 +152,7 @@ export class PoolExecutor {
           release: () => {
             if (released) return;
             released = true;
+            task.lifeAtRelease = Atomics.load(task.flag, FLAG_SLOTS.life);
             pool.running--;
             task.found?.();
             pool.flags.giveBack(slot);
@@ -205,6 +196,18 @@ export class PoolExecutor {
           task.release();
           // A thread torn down after the outcome was decided, or by close(), is no news.
           if (decision.decided || this.#closed) return;
+          // A thread that died before the handler started (while starting, or loading the tool's
+          // module) ran none of the call: it is posted once more, on a fresh thread, with what is
+          // left of its budget. A second death is the call's own.
+          if ((task.lifeAtRelease ?? CallLife.NotStarted) <= CallLife.Loading && !this.#reposted.has(call)) {
+            this.#options.logError(
+              `weft: the thread given a call of tool "${call.tool.name}" ended before its handler started; the call is posted again: ${(error as Error)?.stack ?? String(error)}`,
+            );
+            const again = { ...call, budgetMs: budgetLeftMs(call.budgetMs, begunAt) };
+            this.#reposted.add(again);
+            void this.run(again, waitsForNative, onNative).then((outcome) => decision.decide(outcome));
+            return;
+          }
           decideWorkerDied(
             decision,
             this.#options.logError,
@@ -379,41 +382,14 @@ export class PoolExecutor {
     env: RegisteredBlockingTool['env'],
     native = false,
   ): ThreadPool {
-    // Threads are shared only by tools with the same heap caps and the same environment; native
-    // code is loaded only in threads of their own, so no other tool's thread ever holds it.
-    const key = `${limits ? JSON.stringify(Object.entries(limits).sort()) : ''}|${envKey(env)}${native ? '|native' : ''}`;
+    const key = threadPoolKey(limits, env, native);
     const existing = this.#pools.get(key);
     if (existing) return existing;
-    const isDefault = key === '|';
-    const threadEnv = workerEnv(env);
-    const flags = new CancelFlags(this.#options.maxThreads);
-    const life = new PoolLife();
-    const piscina = new Piscina({
-      filename: POOL_ENTRY,
-      workerData: { cancelFlags: flags.buffer, threadLife: life.buffer } satisfies PoolWorkerData,
-      maxThreads: this.#options.maxThreads,
-      // The default pool and a native one keep their threads warm; others shrink when idle.
-      minThreads: isDefault || native ? this.#options.maxThreads : 0,
-      niceIncrement: this.#options.niceIncrement,
-      // A thread that loaded native code is kept until the pool closes: one that exits while the
-      // library's own threads run could unload it under them.
-      idleTimeout: isDefault ? 0 : native ? 2 ** 31 - 1 : 30_000,
-      ...(limits ? { resourceLimits: limits } : {}),
-      ...(threadEnv ? { env: threadEnv } : {}),
-    });
-    const pool: ThreadPool = { piscina, flags, life, native, running: 0 };
-    piscina.on('message', (message: unknown) => this.#sinks.route(message));
-    piscina.on('error', (error: unknown) =>
-      this.#options.logError(`weft: worker pool error: ${String(error)}`),
-    );
+    const pool = createThreadPool(this.#options, { limits, env, native, isDefault: key === '|' });
+    pool.piscina.on('message', (message: unknown) => this.#sinks.route(message));
     this.#pools.set(key, pool);
     return pool;
   }
-}
-
-/** Waits until no call runs in a pool of native threads (at once for any other pool). */
-async function nativeIdle(pool: ThreadPool): Promise<void> {
-  while (pool.native && pool.running > 0) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 /** Aborts the task in Piscina, which terminates its thread at once: the threads it removed. */
