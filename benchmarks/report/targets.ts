@@ -10,6 +10,7 @@ import { formatNumber } from './markdown-table.js';
 import type { Measurement } from './measurement.js';
 import { checkModernHttpTargets } from './modern-http-targets.js';
 import { checkTelemetryTargets } from './telemetry-targets.js';
+import { checkV2ClientTargets } from './v2-client-targets.js';
 
 export interface TargetCheck {
   target: string;
@@ -110,6 +111,7 @@ export function checkTargets(
   checks.push(...noisyNeighbourTargets(measurements));
   checks.push(...checkTelemetryTargets(measurements));
   checks.push(...checkDeadlineTargets(measurements));
+  checks.push(...checkV2ClientTargets(measurements));
   return checks;
 }
 

@@ -18,6 +18,7 @@ import { rollingRestart } from './rolling-restart.js';
 import type { Scenario } from './scenario.js';
 import { telemetryCost } from './telemetry-cost.js';
 import { timeouts } from './timeouts.js';
+import { v2ClientEcho } from './v2-client-echo.js';
 
 export const SCENARIOS: readonly Scenario[] = [
   responsiveness,
@@ -26,6 +27,7 @@ export const SCENARIOS: readonly Scenario[] = [
   blockingThroughput,
   cheapThroughput,
   modernHttp,
+  v2ClientEcho,
   modernHttpAuth,
   fleet,
   noisyNeighbour,

@@ -9,11 +9,14 @@ import { addDemoTools } from '../../examples/demo-tools.js';
  * `--issuer URL --audience URL` protects the HTTP endpoint with `oauthResourceServer` (the
  * modern-http-auth scenario). `pool_stats` answers with `server.stats.callers`, what each caller holds and waits for.
  * `--spin-process` adds `spin_process`, the runaway spin in a pool process (first-call-deadline).
+ * `--request-times` adds `request_times`, the server's own time per `echo` request over HTTP
+ * (v2-client-echo).
  */
 import { McpServer, oauthResourceServer } from '../../lib/index.js';
 import { readPeerOptions } from '../peers/peer-options.js';
 import noopBlocking from './noop-blocking.js';
 import { PAYLOAD_TOOLS } from './payload-tools.js';
+import { watchRequestTimes } from './request-times.js';
 import spinProcess from './spin-process.js';
 
 const argv = process.argv.slice(2);
@@ -24,6 +27,8 @@ const own = (name: string): string | undefined => {
 };
 const spinInProcess = argv.includes('--spin-process');
 if (spinInProcess) argv.splice(argv.indexOf('--spin-process'), 1);
+const requestTimes = argv.includes('--request-times');
+if (requestTimes) argv.splice(argv.indexOf('--request-times'), 1);
 const issuer = own('--issuer');
 const audience = own('--audience');
 const auth = issuer ? oauthResourceServer({ issuer, audience }) : undefined;
@@ -59,6 +64,7 @@ for (const tool of PAYLOAD_TOOLS) server.tool(tool);
 const PAYLOAD_MAX_BODY_BYTES = 64 * 1024 * 1024;
 if (options.noopMiddleware) server.use((_ctx, next) => next());
 if (spinInProcess) server.tool(spinProcess);
+if (requestTimes) server.tool(watchRequestTimes(['echo']));
 
 await server.listen({
   stdio: options.stdio,
