@@ -45,7 +45,10 @@ describe('a thread that dies before its call’s handler starts', () => {
     assert.equal(answer.error?.code, -32603, JSON.stringify(answer));
     assert.match(answer.error!.message, /stopped unexpectedly/);
     assert.equal(logged.filter((line) => /posted again/.test(line)).length, 1, 'posted again once only');
-    assert.ok(logged.some((line) => /dies_at_load.*died/.test(line)), logged.join('\n'));
+    assert.ok(
+      logged.some((line) => /dies_at_load.*died/.test(line)),
+      logged.join('\n'),
+    );
     assert.deepEqual((await client.callTool('dies_once_at_load', {})).result?.content, [
       { type: 'text', text: 'ran' },
     ]);
