@@ -109,6 +109,14 @@ export function checkTargets(
   checks.push(...checkModernHttpTargets(measurements));
   checks.push(...checkAuthTargets(measurements));
   checks.push(...noisyNeighbourTargets(measurements));
+  checks.push(
+    twoAddressesTarget(
+      measurements,
+      'modern-neighbours',
+      'two anonymous 2026-07-28 clients on two addresses',
+    ),
+    twoAddressesTarget(measurements, 'haproxy-neighbours', "the same two behind the recipe's HAProxy"),
+  );
   checks.push(...checkTelemetryTargets(measurements));
   checks.push(...checkDeadlineTargets(measurements));
   checks.push(...checkV2ClientTargets(measurements));
@@ -146,6 +154,28 @@ function noisyNeighbourTargets(measurements: readonly Measurement[]): TargetChec
     });
   } else checks.push(unmeasured(throughput));
   return checks;
+}
+
+/** Issue 40: B on another address than A gets its share of the pool, directly or through a proxy. */
+function twoAddressesTarget(
+  measurements: readonly Measurement[],
+  scenario: string,
+  who: string,
+): TargetCheck {
+  const target = `${who}: B's p99 beside A (32 in flight) is <= 3x B's p50 alone`;
+  const at = (server: string, metric: string, phase: string) =>
+    find(measurements, scenario, server, metric, { phase }, 'modern-http')?.value;
+  const alone = at('weft', 'b_p50', 'B alone');
+  const beside = at('weft', 'b_p99', 'B beside A');
+  if (alone === undefined || beside === undefined) return unmeasured(target);
+  const fifo = at('weft-fifo', 'b_p99_over_alone_p50', 'B beside A');
+  return {
+    target,
+    measured:
+      `${formatNumber(beside)} ms vs ${formatNumber(alone)} ms: ${formatNumber(beside / alone)}x` +
+      (fifo === undefined ? '' : ` (fairness off: ${formatNumber(fifo)}x)`),
+    met: beside <= 3 * alone,
+  };
 }
 
 /** Issue 10: trivial blocking calls in flight, weft against SDK + Piscina, the bare pool as the limit. */

@@ -7,6 +7,7 @@ import { cpuThroughput } from './cpu-throughput.js';
 import { dispatchOverhead } from './dispatch-overhead.js';
 import { firstCallDeadline } from './first-call-deadline.js';
 import { fleet } from './fleet.js';
+import { haproxyNeighbours } from './haproxy-neighbours.js';
 import { memory } from './memory.js';
 import { middlewareCost } from './middleware-cost.js';
 import { modernHttp } from './modern-http.js';
@@ -32,6 +33,7 @@ export const SCENARIOS: readonly Scenario[] = [
   fleet,
   noisyNeighbour,
   modernNeighbours,
+  haproxyNeighbours,
   timeouts,
   firstCallDeadline,
   memory,

@@ -38,29 +38,41 @@ const specsOf = (servers: readonly ServerSpec[], withSdk = true): ServerSpec[] =
 const windows = (quick: boolean) =>
   quick ? { alone: 1_500, beside: 3_000 } : { alone: 3_000, beside: 6_000 };
 
-/** One pool, two callers, over `transport`; `callerB` opens B beside the server's own client (A). */
-function neighbours(
+/** A and B as one server's scenario sees them; `close` ends both and whatever stands between. */
+export interface Neighbours {
+  a: LoadClient;
+  b: LoadClient;
+  close(): Promise<void>;
+}
+
+/**
+ * One pool, two callers, over `transport`; `callers` opens A and B (by default A is the server's
+ * own client). `specsFor` picks the servers among those the run asked for.
+ */
+export function neighbours(
   name: string,
   transport: TransportName,
-  callerB: (server: RunningServer) => Promise<LoadClient>,
+  callers: (server: RunningServer) => Promise<Neighbours>,
+  specsFor: (servers: readonly ServerSpec[]) => ServerSpec[] = (servers) =>
+    specsOf(servers, transport === 'http'),
 ): Scenario {
   return {
     name,
     quick: true,
-    steps: (budget, servers) => specsOf(servers, transport === 'http').length * budget.repeats,
+    steps: (budget, servers) => specsFor(servers).length * budget.repeats,
     async run(context) {
       const { budget } = context;
-      const specs = specsOf(context.servers.length > 0 ? context.servers : SERVERS, transport === 'http');
+      const specs = specsFor(context.servers.length > 0 ? context.servers : SERVERS);
       const { alone, beside } = windows(budget.quick);
       await withServers(context, specs, transport, {}, budget.repeats, async (servers) => {
-        const callersB = new Map<RunningServer, LoadClient>();
+        const opened = new Map<RunningServer, Neighbours>();
         for (const server of servers) {
-          callersB.set(server, await callerB(server));
-          await closedLoop(server.client, SPIN, 4, budget.warmupMs);
+          const pair = await callers(server);
+          opened.set(server, pair);
+          await closedLoop(pair.a, SPIN, 4, budget.warmupMs);
         }
         const samples = await interleaved(servers, budget.repeats, async (server) => {
-          const a = server.client;
-          const b = callersB.get(server)!;
+          const { a, b } = opened.get(server)!;
           const bAlone = (await closedLoop(b, SPIN, 1, alone)).latency.summary();
           const load = closedLoop(a, SPIN, A_IN_FLIGHT, SETTLE_MS + beside);
           await sleep(SETTLE_MS);
@@ -107,22 +119,27 @@ function neighbours(
             context.record(spec.id, transport, 'b_slots_held', m.heldByB, 'slots', besidePhase);
           }
         }
-        for (const b of callersB.values()) await b.close();
+        for (const pair of opened.values()) await pair.close();
       });
     },
   };
 }
 
+/** A is the server's own client (the runner closes it); B is opened here and closed with the pair. */
+const besideServer = (server: RunningServer, b: LoadClient): Neighbours => ({
+  a: server.client,
+  b,
+  close: () => b.close(),
+});
+
 export const noisyNeighbour = neighbours('noisy-neighbour', 'http', async (server) => {
   const b = new LoadClient(new HttpWire(server.port));
   await b.initialize();
-  return b;
+  return besideServer(server, b);
 });
 
-export const modernNeighbours = neighbours(
-  'modern-neighbours',
-  'modern-http',
-  async (server) => new LoadClient(new ModernHttpWire(server.port, {}, { localAddress: '127.0.0.2' })),
+export const modernNeighbours = neighbours('modern-neighbours', 'modern-http', async (server) =>
+  besideServer(server, new LoadClient(new ModernHttpWire(server.port, {}, { localAddress: '127.0.0.2' }))),
 );
 
 interface Holding {

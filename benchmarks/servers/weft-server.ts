@@ -9,6 +9,7 @@ import { addDemoTools } from '../../examples/demo-tools.js';
  * `--issuer URL --audience URL` protects the HTTP endpoint with `oauthResourceServer` (the
  * modern-http-auth scenario). `pool_stats` answers with `server.stats.callers`, what each caller holds and waits for.
  * `--spin-process` adds `spin_process`, the runaway spin in a pool process (first-call-deadline).
+ * `--trust-proxy ADDR` trusts the forwarding headers of the proxy at ADDR (haproxy-neighbours).
  * `--request-times` adds `request_times`, the server's own time per `echo` request over HTTP
  * (v2-client-echo).
  */
@@ -30,6 +31,7 @@ if (spinInProcess) argv.splice(argv.indexOf('--spin-process'), 1);
 const requestTimes = argv.includes('--request-times');
 if (requestTimes) argv.splice(argv.indexOf('--request-times'), 1);
 const issuer = own('--issuer');
+const trustProxy = own('--trust-proxy');
 const audience = own('--audience');
 const auth = issuer ? oauthResourceServer({ issuer, audience }) : undefined;
 const options = readPeerOptions(argv);
@@ -40,6 +42,7 @@ const server: McpServer = addDemoTools(
     version: '0.1.0',
     timeoutMs: 30_000,
     ...(options.fairness === 'off' ? { fairness: false as const } : {}),
+    ...(trustProxy === undefined ? {} : { trustProxy: [trustProxy] }),
     pool: {
       ...(options.threads === undefined ? {} : { maxThreads: options.threads }),
       ...(options.nice === undefined ? {} : { niceIncrement: options.nice }),
