@@ -42,7 +42,26 @@ const CONTENDERS: readonly Contender[] = [
 /** Each weft placement is compared with the peer that runs the tool the same way. */
 const PEER_OF: Record<string, string> = { 'weft inline': 'SDK', 'weft thread': 'SDK + Piscina' };
 
-const plan = (budget: Budget) =>
+/**
+ * A part of the plan, for runs that look at one point (profiling): WEFT_PAYLOAD_SIZES (KiB, comma
+ * separated), WEFT_PAYLOAD_KINDS ("image result,text argument") and WEFT_PAYLOAD_TRANSPORTS.
+ */
+function narrowed<T>(all: T[], variable: string, parse: (item: string) => T): T[] {
+  const given = process.env[variable];
+  if (!given) return all;
+  return given.split(',').map((item) => parse(item.trim()));
+}
+
+const plan = (budget: Budget) => {
+  const whole = planFor(budget);
+  return {
+    sizes: narrowed(whole.sizes, 'WEFT_PAYLOAD_SIZES', (kib) => Number(kib) * KIB),
+    kinds: narrowed(whole.kinds, 'WEFT_PAYLOAD_KINDS', (kind) => kind as Kind),
+    transports: narrowed(whole.transports, 'WEFT_PAYLOAD_TRANSPORTS', (name) => name as TransportName),
+  };
+};
+
+const planFor = (budget: Budget) =>
   budget.quick
     ? {
         sizes: [KIB, MIB],
