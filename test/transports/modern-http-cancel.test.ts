@@ -69,7 +69,9 @@ describe('modern Streamable HTTP: closing the response stream cancels the call',
             });
           }),
       });
-    await server.listen({ http: { port: 0 }, handleSignals: false });
+    // A silent call's stream opens (its headers go out) at the first keep-alive: 300 ms here, where
+    // the default 15 s made each test wait that long for the stream it closes.
+    await server.listen({ http: { port: 0, keepAliveMs: 300 }, handleSignals: false });
     url = `http://127.0.0.1:${server.addresses.http!.port}/mcp`;
   });
   after(() => server.close());
