@@ -67,7 +67,7 @@ export class ServerSessions {
     const router = this.#router;
     return {
       session,
-      receive: (value, replyTo) => router.receive(session, value, replyTo),
+      receive: (value, replyTo, arrivedAt) => router.receive(session, value, replyTo, undefined, arrivedAt),
       encode: (message) => encodeMessage(message, this.#logError),
       encodeChunks: (message) => encodeMessageChunks(message, this.#logError),
       close: () => {

@@ -146,18 +146,26 @@ export class Router {
    *
    * `scope` is for calls the server makes to itself on a handler's behalf (`ctx.tools().call`):
    * they run under the scope of the request that made them, and their answer is returned as is.
+   * `arrivedAt` (`performance.now()`) is when the transport received the value at its door; a
+   * deadline counts from there (now, when not given).
    */
   receive(
     session: Session,
     value: unknown,
     sink: MessageSink = session.sink,
     scope?: RequestScope,
+    arrivedAt?: number,
   ): Promise<void> | undefined {
-    if (Array.isArray(value)) return this.#batch(session, value, sink);
-    return this.#one(session, value, sink, scope);
+    if (Array.isArray(value)) return this.#batch(session, value, sink, arrivedAt);
+    return this.#one(session, value, sink, scope, arrivedAt);
   }
 
-  async #batch(session: Session, values: unknown[], sink: MessageSink): Promise<void> {
+  async #batch(
+    session: Session,
+    values: unknown[],
+    sink: MessageSink,
+    arrivedAt: number | undefined,
+  ): Promise<void> {
     if (values.length === 0 || !allowsBatches(session.protocolVersion)) {
       const why =
         values.length === 0
@@ -173,7 +181,7 @@ export class Router {
         else responses.push(message);
       },
     };
-    await Promise.all(values.map((value) => this.#one(session, value, collect, undefined)));
+    await Promise.all(values.map((value) => this.#one(session, value, collect, undefined, arrivedAt)));
     if (responses.length > 0) sink.send(responses);
   }
 
@@ -182,6 +190,7 @@ export class Router {
     value: unknown,
     sink: MessageSink,
     scope: RequestScope | undefined,
+    arrivedAt: number | undefined,
   ): Promise<void> | undefined {
     const message = classify(value);
     switch (message.kind) {
@@ -216,14 +225,19 @@ export class Router {
       case 'request':
         if (scope !== undefined)
           return this.#dispatch(session, message.message, sink, scope, AS_IS, undefined, false);
-        return this.#request(session, message.message, sink);
+        return this.#request(session, message.message, sink, arrivedAt);
     }
   }
 
-  #request(session: Session, request: JsonRpcRequest, sink: MessageSink): Promise<void> | undefined {
+  #request(
+    session: Session,
+    request: JsonRpcRequest,
+    sink: MessageSink,
+    arrivedAt: number | undefined,
+  ): Promise<void> | undefined {
     const observed = this.#observer?.start(session, request, sink);
-    if (observed === undefined) return this.#route(session, request, sink, undefined);
-    return observed.run(() => this.#route(session, request, observed.sink, observed.trace));
+    if (observed === undefined) return this.#route(session, request, sink, undefined, arrivedAt);
+    return observed.run(() => this.#route(session, request, observed.sink, observed.trace, arrivedAt));
   }
 
   #route(
@@ -231,13 +245,14 @@ export class Router {
     request: JsonRpcRequest,
     sink: MessageSink,
     trace: CallTrace | undefined,
+    arrivedAt: number | undefined,
   ): Promise<void> | undefined {
     if (eraOf(request.method, request.params) === 'legacy') {
       if (!this.knows(request.method, 'legacy')) {
         sink.send(failure(request.id, ProtocolError.methodNotFound(request.method)));
         return undefined;
       }
-      return this.#dispatch(session, request, sink, legacyScope(session), AS_IS, trace);
+      return this.#dispatch(session, request, sink, legacyScope(session), AS_IS, trace, true, arrivedAt);
     }
     // Modern: the envelope first (-32602 / -32022), then routing (-32601), as clients rely on.
     let scope: RequestScope;
@@ -251,7 +266,7 @@ export class Router {
       sink.send(this.#modern.failure(request, modernMethodNotFound(request.method)));
       return undefined;
     }
-    return this.#dispatch(session, request, sink, scope, this.#modern, trace);
+    return this.#dispatch(session, request, sink, scope, this.#modern, trace, true, arrivedAt);
   }
 
   #dispatch(
@@ -262,6 +277,7 @@ export class Router {
     answering: Answering,
     trace?: CallTrace,
     fromClient = true,
+    arrivedAt = performance.now(),
   ): Promise<void> | undefined {
     const handler = this.#methods.get(request.method);
     if (!handler) {
@@ -281,7 +297,6 @@ export class Router {
     }
     let result: unknown;
     try {
-      const arrivedAt = performance.now();
       const context = { session, params: request.params ?? {}, request, sink, scope, trace, arrivedAt };
       // A handler's calls to its own server already went through middleware as their request.
       const chain = fromClient ? this.#middleware : undefined;

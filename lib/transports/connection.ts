@@ -11,8 +11,12 @@ import type { MessageSink, PeerAddress, Session } from '../router/session.js';
 
 export interface Connection {
   readonly session: Session;
-  /** Handles one parsed JSON value; settles when every request in it has been answered. */
-  receive(value: unknown, replyTo?: MessageSink): Promise<void> | undefined;
+  /**
+   * Handles one parsed JSON value; settles when every request in it has been answered. `arrivedAt`
+   * (`performance.now()`) is when it reached the transport, before it was read and parsed: a
+   * request's deadline counts from there (arrival.ts).
+   */
+  receive(value: unknown, replyTo?: MessageSink, arrivedAt?: number): Promise<void> | undefined;
   /**
    * The JSON text of an outgoing message (protocol/message-encoding: never throws; undefined when
    * nothing of it can be sent, which the server has logged). Every transport writes this, and only this.

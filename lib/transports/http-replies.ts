@@ -29,9 +29,14 @@ export function sendJson(
   response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(text);
 }
 
+/** Below this, a body's chunks are joined: one small copy costs less than writing them one by one. */
+const JOIN_BELOW_BYTES = 64 * 1024;
+
 /**
  * A JSON body written as its chunks in order (connection.encodeChunks), so a large result is not
- * first copied into one joined string.
+ * first copied into one joined string. The whole answer leaves in one write: with its length given
+ * (chunked encoding would end it with a write of its own, which the client waits for) and the
+ * socket corked over the chunks and the end. A small body is joined and sent as one string.
  */
 export function sendJsonChunks(
   response: ServerResponse,
@@ -39,15 +44,23 @@ export function sendJsonChunks(
   chunks: readonly string[],
   headers: Record<string, string> = {},
 ): void {
-  if (chunks.length === 1) {
-    sendJson(response, status, chunks[0]!, headers);
+  let chars = 0;
+  for (const chunk of chunks) chars += chunk.length;
+  if (chunks.length === 1 || chars < JOIN_BELOW_BYTES) {
+    sendJson(response, status, chunks.length === 1 ? chunks[0]! : chunks.join(''), headers);
     return;
   }
-  response.writeHead(status, { 'content-type': 'application/json', ...headers });
+  let bytes = 0;
+  for (const chunk of chunks) bytes += Buffer.byteLength(chunk);
+  response.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': String(bytes),
+    ...headers,
+  });
   response.cork();
   for (const chunk of chunks) response.write(chunk);
-  response.uncork();
   response.end();
+  response.uncork();
 }
 
 export function reply(

@@ -34,6 +34,7 @@ import { type Principal, samePrincipal } from '../auth/principal.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { classify, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import { isSupportedVersion, LEGACY_VERSIONS } from '../protocol/versions.js';
+import { arrivalOf } from './arrival.js';
 import { CallerSessions } from './caller-sessions.js';
 import { type Connect, peerOf } from './connection.js';
 import { ReplayBudget } from './event-store.js';
@@ -191,7 +192,7 @@ export class LegacyHttpSessions {
 
     if (requests.length === 0) {
       response.writeHead(202).end();
-      session.connection.receive(body);
+      session.connection.receive(body, undefined, arrivalOf(request));
       return;
     }
     await this.#answer(session, body, requests, acceptsSse, response);
@@ -215,7 +216,7 @@ export class LegacyHttpSessions {
       },
     };
     const headers = { 'mcp-session-id': session.id };
-    let pending = session.connection.receive(value, replyTo);
+    let pending = session.connection.receive(value, replyTo, arrivalOf(response.req));
     if (pending !== undefined && (await settlesWithinOneTurn(pending))) pending = undefined;
     const onlyResponses = buffered.every(isAnswer);
     if (pending === undefined && (onlyResponses || !acceptsSse)) {

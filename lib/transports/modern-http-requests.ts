@@ -32,6 +32,7 @@ import {
 } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import type { MessageSink, PeerAddress } from '../router/session.js';
+import { arrivalOf } from './arrival.js';
 import { type Connect, type Connection, peerOf } from './connection.js';
 import { sendJson, sendJsonChunks } from './http-replies.js';
 import { checkModernRequest, type ModernRouting } from './modern-request-checks.js';
@@ -129,7 +130,7 @@ export class ModernHttpRequests {
           peerOf(request.socket),
           caller,
         );
-        connection.receive(body);
+        connection.receive(body, undefined, arrivalOf(request));
         connection.close();
         return;
       }
@@ -202,7 +203,7 @@ export class ModernHttpRequests {
     if (response.socket === null || response.socket.destroyed) this.#end(exchange);
     try {
       if (exchange.over) return;
-      let pending = exchange.connection.receive(body, sink);
+      let pending = exchange.connection.receive(body, sink, arrivalOf(request));
       if (pending !== undefined && (await settlesWithinOneTurn(pending))) pending = undefined;
       if (exchange.over) return;
       if (pending === undefined && (buffered.every(isResponse) || !acceptsSse)) {

@@ -53,7 +53,9 @@ export class StdioTransport {
     });
     this.ended = new Promise<void>((resolve) => {
       this.#input.on('data', (chunk: Buffer) => {
-        for (const event of this.#splitter.push(chunk)) this.#onLine(event);
+        // Every message of a chunk arrived with it: a deadline counts from here, not from its turn.
+        const arrivedAt = performance.now();
+        for (const event of this.#splitter.push(chunk)) this.#onLine(event, arrivedAt);
       });
       this.#input.once('end', () => {
         for (const event of this.#splitter.end()) this.#onLine(event);
@@ -88,7 +90,7 @@ export class StdioTransport {
     return new Promise((resolve) => this.#output.write('', () => resolve()));
   }
 
-  #onLine(event: LineEvent): void {
+  #onLine(event: LineEvent, arrivedAt = performance.now()): void {
     if (event.kind === 'too-large') {
       // With the id read from the message's ends, the client can match this answer to its request.
       this.#send(
@@ -109,7 +111,7 @@ export class StdioTransport {
       this.#send(parseError((error as Error).message));
       return;
     }
-    this.#connection.receive(value);
+    this.#connection.receive(value, undefined, arrivedAt);
   }
 
   #send(message: JsonRpcMessage | JsonRpcMessage[]): void {

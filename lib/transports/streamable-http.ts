@@ -19,6 +19,7 @@ import type { HealthRoutes } from '../health/health-routes.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { eraOfPost } from '../protocol/http-era.js';
 import type { JsonRpcRequest } from '../protocol/json-rpc.js';
+import { markArrival } from './arrival.js';
 import { type AuthHook, callAuthHook, isAccepted } from './bearer-auth.js';
 import { CallerIdentity, type CallerIdentityOptions } from './caller-identity.js';
 import { DEFAULT_MAX_SESSIONS_PER_CALLER } from './caller-sessions.js';
@@ -238,6 +239,7 @@ export class StreamableHttpTransport {
   }
 
   async #handle(request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) {
+    markArrival(request);
     // Express strips the mount path from `url` under app.use('/mcp', ...); `originalUrl` keeps it.
     const path = (request as IncomingMessage & { originalUrl?: string }).originalUrl ?? request.url ?? '/';
     const url = new URL(path, 'http://localhost');

@@ -332,6 +332,7 @@ export class WebSocketTransport {
       socket.close(code, reason);
     });
     socket.on('message', (data: RawData, isBinary: boolean) => {
+      const arrivedAt = performance.now();
       if (lapsed) return;
       if (principal !== undefined && isExpired(principal)) {
         socket.close(TOKEN_EXPIRED_CLOSE.code, TOKEN_EXPIRED_CLOSE.reason);
@@ -349,7 +350,7 @@ export class WebSocketTransport {
         socket.send(connection.encode(parseError((error as Error).message)) ?? '');
         return;
       }
-      connection.receive(value);
+      connection.receive(value, undefined, arrivedAt);
     });
     socket.once('close', () => {
       stopWatching();

@@ -2,7 +2,8 @@
  * A call's deadline counts from the request's arrival, not from the moment its work could start:
  * whatever ran before (a middleware, the first call loading the schema compiler and compiling its
  * schema) is spent from the call's budget, so a runaway call is answered at its deadline, inline
- * and on the pool alike, and the timeout still names the tool's whole deadline.
+ * and on the pool alike, and the timeout still names the tool's whole deadline. Over HTTP the
+ * request arrives at the transport's door, before its auth hook: a slow hook's time is inside too.
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
@@ -10,6 +11,7 @@ import { addDemoTools } from '../../examples/demo-tools.js';
 import { abortableSleep } from '../../lib/abortable-sleep.js';
 import { McpServer } from '../../lib/index.js';
 import { InProcessClient } from '../support/in-process-client.js';
+import { envelope, standardHeaders } from '../transports/modern-http-peer.js';
 
 /** What ran before the call's work: long next to the deadlines below, so the origin shows plainly. */
 const BEFORE_MS = 700;
@@ -56,5 +58,42 @@ describe('a deadline counts from the request arrival', () => {
     const { ms, text } = await answeredAfter('spin', { ms: 10_000 });
     assert.match(text, /within its 2000 ms deadline/);
     assert.ok(ms < 2_000 + BEFORE_MS / 2, `answered after ${ms.toFixed(0)} ms; the deadline is 2000 ms`);
+  });
+});
+
+describe('over HTTP, a deadline counts from the request reaching the door', () => {
+  /** An auth hook as slow as a far-away authorization server: it runs before the router sees the call. */
+  const slowHook = async () => {
+    await new Promise((resolve) => setTimeout(resolve, BEFORE_MS));
+    return true as const;
+  };
+  const hooked = new McpServer({ name: 'deadlines-http', version: '1' }).tool({
+    name: 'wait_forever',
+    inputSchema: { type: 'object' },
+    timeoutMs: 1_000,
+    handler: async (_args, ctx) => {
+      await abortableSleep(60_000, ctx.signal);
+      return 'never';
+    },
+  });
+  after(() => hooked.close());
+
+  it('2026-07-28: the auth hook’s time is inside the deadline', async () => {
+    await hooked.listen({ http: { port: 0, auth: slowHook }, handleSignals: false });
+    const params = { name: 'wait_forever', arguments: {}, _meta: envelope() };
+    const started = performance.now();
+    const response = await fetch(`http://127.0.0.1:${hooked.addresses.http!.port}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...standardHeaders('tools/call', params),
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params }),
+    });
+    const text = await response.text();
+    const ms = performance.now() - started;
+    assert.match(text, /within its 1000 ms deadline/);
+    assert.ok(ms < 1_000 + BEFORE_MS / 2, `answered after ${ms.toFixed(0)} ms; the deadline is 1000 ms`);
   });
 });
