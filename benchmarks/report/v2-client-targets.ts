@@ -17,7 +17,11 @@ export function checkV2ClientTargets(measurements: readonly Measurement[]): Targ
   const at = (scenario: string, transport: string, metric: string) =>
     measurements.find(
       (m) =>
-        m.scenario === scenario && m.server === 'weft' && m.transport === transport && m.metric === metric,
+        m.scenario === scenario &&
+        m.server === 'weft' &&
+        m.transport === transport &&
+        m.metric === metric &&
+        m.params.k === 8,
     );
   const modern = at('v2-client-echo', 'modern-http', 'v2_client_echo_p99');
   const own = at('v2-client-echo', 'modern-http', 'server_echo_p99');

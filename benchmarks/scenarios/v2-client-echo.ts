@@ -5,7 +5,8 @@
  * the raw load client) keep the pool saturated. Reported beside the client's p50 / p99 / max: the
  * server's own time per echo request (headers parsed to response finished, read from the server
  * with `request_times`), so a tail can be placed in the server or outside it (client, wire,
- * scheduler). The stdio figure it is set beside is responsiveness's K = 8.
+ * scheduler), and the same probe with the pool idle first (k = 0), the client's own floor. The
+ * stdio figure it is set beside is responsiveness's K = 8.
  */
 import { performance } from 'node:perf_hooks';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -79,6 +80,16 @@ export const v2ClientEcho: Scenario = {
       await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${server.port}/mcp`)));
       try {
         for (let i = 0; i < 200; i++) await client.callTool(ECHO);
+        // The client's own floor: the same probe with the pool idle. The official v2 client spends
+        // 2-3 ms of CPU per call (fetch, its schemas), so at one call every 5 ms its own event loop
+        // is half busy: what it adds shows here, before any load.
+        await serverTimes(client);
+        const floor = (await probe(client, windowMs)).summary();
+        const floorOwn = await serverTimes(client);
+        const floorParams = { k: 0, interval_ms: PROBE_INTERVAL_MS, window_ms: windowMs, client: 'sdk-v2' };
+        context.record('weft', TRANSPORT, 'v2_client_echo_p50', floor.p50Ms, 'ms', floorParams);
+        context.record('weft', TRANSPORT, 'v2_client_echo_p99', floor.p99Ms, 'ms', floorParams);
+        context.record('weft', TRANSPORT, 'server_echo_p99', floorOwn.p99Ms, 'ms', floorParams);
         await closedLoop(server.client, LOAD, 2, budget.warmupMs / 2);
         const samples = [];
         for (let repeat = 0; repeat < budget.repeats; repeat++) {
