@@ -26,8 +26,9 @@ export class SseWriter {
     });
   }
 
+  /** Its response was ended (here, or by whoever owns it: a lapsed caller's stream) or destroyed. */
   get ended(): boolean {
-    return this.#ended || this.#response.destroyed;
+    return this.#ended || this.#response.writableEnded || this.#response.destroyed;
   }
 
   open(headers: Record<string, string>, keepAliveMs: number): void {

@@ -313,6 +313,13 @@ export class StreamableHttpTransport {
     if (eraOfPost(body, header(request, 'mcp-protocol-version')) === 'modern') {
       return this.#modern.post(request, response, body, acceptsSse, this.#accepting, principal, caller);
     }
+    // A legacy POST's SSE stream lasts as long as its calls run: it ends, as a GET stream does, when
+    // the caller's rights lapse (its events stay in the session's store, for a client that comes
+    // back with a valid token and Last-Event-ID). A JSON answer closes first and stops the watch.
+    if (acceptsSse) {
+      const stopWatching = this.#rights.watch(request, principal, () => response.end());
+      response.once('close', stopWatching);
+    }
     return this.#legacy.post(request, response, body, acceptsSse, this.#accepting, principal, caller);
   }
 }

@@ -1,6 +1,7 @@
 /**
  * A caller's rights are re-checked for as long as it holds a connection, against oidc-provider:
- * a WebSocket, a legacy GET stream and a 2026-07-28 listen stream opened with an opaque token end
+ * a WebSocket, a legacy GET stream, a legacy POST's stream while its call runs and a 2026-07-28
+ * listen stream opened with an opaque token end
  * within `introspection.cacheTtlMs` of its revocation, and opened with a JWT end at its `exp`, each
  * with a reason its client can act on (a WebSocket close code and reason; the GET stream simply
  * ends, and the client's next GET gets the 401 challenge; the listen request answered -32014 with
@@ -47,11 +48,19 @@ before(async () => {
     audience: AUDIENCE,
     introspection: { clientId: 'weft', clientSecret: 'weft-secret', cacheTtlMs: CACHE_TTL_MS },
   });
-  server = new McpServer({ name: 'rights', version: '1', pool: { maxThreads: 1 } }).tool({
-    name: 'echo',
-    inputSchema: { type: 'object', properties: {} },
-    handler: () => 'echo',
-  });
+  server = new McpServer({ name: 'rights', version: '1', pool: { maxThreads: 1 } })
+    .tool({
+      name: 'echo',
+      inputSchema: { type: 'object', properties: {} },
+      handler: () => 'echo',
+    })
+    .tool({
+      name: 'linger',
+      description: 'Runs until cancelled: its POST stream stays open',
+      inputSchema: { type: 'object', properties: {} },
+      handler: (_args, ctx) =>
+        new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', reject)),
+    });
   await server.listen({
     http: { port: 0, auth, sessionIdleMs: 1_000 },
     ws: { port: 0, auth, heartbeatMs: 0 },
@@ -122,6 +131,31 @@ function by<T>(deadline: number, what: string, promise: Promise<T>): Promise<T> 
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
+/** A legacy session opened and initialized with `token`: the headers its later requests carry. */
+async function legacySession(token: string): Promise<Record<string, string>> {
+  const initialize = await fetch(httpUrl, {
+    method: 'POST',
+    headers: { ...legacyHeaders, ...bearer(token) },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    }),
+  });
+  assert.equal(initialize.status, 200);
+  await initialize.text();
+  const session = initialize.headers.get('mcp-session-id')!;
+  const sessionHeaders = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+  const initialized = await fetch(httpUrl, {
+    method: 'POST',
+    headers: { ...legacyHeaders, ...sessionHeaders, ...bearer(token) },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
+  assert.equal(initialized.status, 202);
+  return sessionHeaders;
+}
+
 for (const kind of LAPSES) {
   describe(`${kind.name}`, () => {
     it('closes a WebSocket opened with it: 1008 and a reason', async () => {
@@ -144,30 +178,7 @@ for (const kind of LAPSES) {
 
     it('ends a legacy GET stream opened with it, and its session then expires when idle', async () => {
       const token = await kind.token();
-      const initialize = await fetch(httpUrl, {
-        method: 'POST',
-        headers: { ...legacyHeaders, ...bearer(token) },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 1,
-          method: 'initialize',
-          params: {
-            protocolVersion: '2025-11-25',
-            capabilities: {},
-            clientInfo: { name: 't', version: '1' },
-          },
-        }),
-      });
-      assert.equal(initialize.status, 200);
-      await initialize.text();
-      const session = initialize.headers.get('mcp-session-id')!;
-      const sessionHeaders = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
-      const initialized = await fetch(httpUrl, {
-        method: 'POST',
-        headers: { ...legacyHeaders, ...sessionHeaders, ...bearer(token) },
-        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-      });
-      assert.equal(initialized.status, 202);
+      const sessionHeaders = await legacySession(token);
       const sessionsBefore = server.stats.tables.sessions;
       const get = await fetch(httpUrl, {
         headers: { accept: 'text/event-stream', ...sessionHeaders, ...bearer(token) },
@@ -185,6 +196,29 @@ for (const kind of LAPSES) {
         (sessions) => sessions < sessionsBefore,
         5_000,
       );
+    });
+
+    it("ends a legacy POST's SSE stream opened with it while its call runs", async () => {
+      const token = await kind.token();
+      const sessionHeaders = await legacySession(token);
+      const post = await fetch(httpUrl, {
+        method: 'POST',
+        headers: { ...legacyHeaders, ...sessionHeaders, ...bearer(token) },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'linger', arguments: {} },
+        }),
+      });
+      assert.equal(post.status, 200);
+      assert.match(post.headers.get('content-type') ?? '', /^text\/event-stream/);
+      const stream = new SseReader(post.body!);
+      const lapsedAt = await kind.lapse(token);
+      const deadline = lapsedAt + kind.windowMs + SLACK_MS;
+      const last = await by(deadline, "the POST's stream", stream.next());
+      assert.equal(last, undefined, 'nothing delivered, then the stream ends');
+      assertWithinWindow("the POST's stream", lapsedAt, Date.now(), kind.windowMs);
     });
 
     it('answers a listen stream opened with it with -32014, then ends it', async () => {
