@@ -1,6 +1,6 @@
 /**
  * Slots that cannot run a call are counted, said and acted on:
- * - a thread stuck in native code (pbkdf2Sync) past its deadline is terminated but cannot exit: its slot is lost,
+ * - a thread stuck in native code (open() of a FIFO) past its deadline is terminated but cannot exit: its slot is lost,
  *   the log names the tool, `server.stats.lostSlots` counts it, `/readyz` answers 503 "unavailable"
  *   once no slot can run a call, and `/healthz` fails once that has lasted `lostSlotsLivenessMs`;
  *   all turn back when the threads exit;
@@ -9,6 +9,10 @@
  *   until its handler returns, and the log says so.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { until } from '../support/until.js';
@@ -25,6 +29,7 @@ const CALLS = Number(process.env.WEFT_NATIVE_CALLS ?? 2);
 describe('slots held by threads stuck in native code', () => {
   let server: NativeServer;
   let caller: CountingClient;
+  const dir = mkdtempSync(join(tmpdir(), 'weft-lost-slots-'));
   before(async () => {
     server = await startNativeServer(['--threads', '2', '--timeout-ms', '10000', '--liveness-ms', '1000']);
     caller = await countingClient(server.url);
@@ -32,20 +37,24 @@ describe('slots held by threads stuck in native code', () => {
   after(async () => {
     await caller?.close();
     await server?.stop();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   test('are lost: /readyz says unavailable, /healthz fails past the bound, both come back', async () => {
     assert.equal((await server.probe('/readyz')).status, 200);
-    // Both threads load the tool's module first, so that both calls below are inside pbkdf2Sync by
+    // Both threads load the tools' module first, so that both calls below are inside open() by
     // their deadline (a load is not cut short: its thread would exit, its slot not be lost). Each
     // warm call is busy long enough that the other cannot land on the same thread after it.
     const warm = [0, 1].map(() =>
       caller.client.callTool({ name: 'native_busy', arguments: { seconds: '0.5' } }, CallToolResultSchema),
     );
     await Promise.all(warm);
-    // native_busy's own deadline is 1500 ms: both threads are terminated inside pbkdf2Sync.
-    const calls = [0, 1].map(() =>
-      caller.client.callTool({ name: 'native_busy', arguments: { seconds: '6' } }, CallToolResultSchema),
+    // native_blocked's own deadline is 1500 ms: both threads are terminated inside open() of a
+    // FIFO, and stay there (their slots lost) until this test writes to it.
+    const fifos = [0, 1].map((n) => join(dir, `fifo-${n}`));
+    for (const fifo of fifos) execFileSync('mkfifo', [fifo]);
+    const calls = fifos.map((fifo) =>
+      caller.client.callTool({ name: 'native_blocked', arguments: { fifo } }, CallToolResultSchema),
     );
     for (const result of await Promise.all(calls)) assert.match(JSON.stringify(result.content), /timed out/);
     const notReady = await until(
@@ -53,7 +62,7 @@ describe('slots held by threads stuck in native code', () => {
       (answer) => answer.status === 503,
       5_000,
     );
-    assert.match(notReady.body, /"unavailable".*no pool slot can run a call.*native_busy/);
+    assert.match(notReady.body, /"unavailable".*no pool slot can run a call.*native_blocked/);
     assert.equal((await server.stats()).lostSlots, 2);
     const stuck = await until(
       () => server.probe('/healthz'),
@@ -63,9 +72,10 @@ describe('slots held by threads stuck in native code', () => {
     assert.match(stuck.body, /"stuck".*lostSlotsLivenessMs/);
     assert.match(
       server.output(),
-      /a pool slot is lost: the thread running tool "native_busy" was terminated/,
+      /a pool slot is lost: the thread running tool "native_blocked" was terminated/,
     );
-    // The sleeps end, the threads exit, the slots come back.
+    // A writer lets each open() return: the threads exit, the slots come back.
+    for (const fifo of fifos) writeFileSync(fifo, 'released');
     await until(
       () => server.stats(),
       (stats) => stats.lostSlots === 0,
@@ -73,7 +83,7 @@ describe('slots held by threads stuck in native code', () => {
     );
     assert.equal((await server.probe('/readyz')).status, 200);
     assert.equal((await server.probe('/healthz')).status, 200);
-    assert.match(server.output(), /the pool slot held by tool "native_busy" is back/);
+    assert.match(server.output(), /the pool slot held by tool "native_blocked" is back/);
     const fine = await caller.client.callTool({ name: 'trivial', arguments: {} }, CallToolResultSchema);
     assert.deepEqual(fine.content, [{ type: 'text', text: 'done' }]);
   });

@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import { McpServer } from '../../lib/index.js';
 import { argonHash, argonHashThread, sharpBlur, sharpBlurThread } from './native-tools.js';
-import { nativeBusy, trivial } from './plain-tool.js';
+import { nativeBlocked, nativeBusy, trivial } from './plain-tool.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,6 +37,7 @@ server.tool(argonHashThread);
 server.tool(sharpBlurThread);
 server.tool(trivial);
 server.tool(nativeBusy);
+server.tool(nativeBlocked);
 
 await server.listen({ http: { port: 0, host: '127.0.0.1' } });
 process.on('SIGUSR2', () => process.stderr.write(`weft native stats: ${JSON.stringify(server.stats)}\n`));

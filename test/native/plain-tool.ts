@@ -3,6 +3,7 @@
  * every other caller of a server busy with native work is waiting to run.
  */
 import { pbkdf2Sync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { defineTool } from '../../lib/tool.js';
 import { sleepArgs } from '../faults/fault-tools.js';
 
@@ -50,4 +51,20 @@ export const nativeBusy = defineTool({
     );
     return `busy for ${seconds} s in native code`;
   },
+});
+
+/**
+ * A thread held in native code for exactly as long as the caller likes: it opens a FIFO for reading,
+ * and the open blocks in the kernel until a writer comes, which a termination cannot interrupt. The
+ * test that calls it writes to the FIFO to let the thread go (no calibration, so a loaded machine
+ * cannot end the block early). Its module is native_busy's, so a call of that loads it.
+ */
+export const nativeBlocked = defineTool({
+  name: 'native_blocked',
+  inputSchema: { type: 'object', properties: { fifo: { type: 'string' } }, required: ['fifo'] },
+  blocking: true,
+  module: import.meta.url,
+  export: 'nativeBlocked',
+  timeoutMs: 1_500,
+  handler: ({ fifo }: { fifo: string }) => `read ${readFileSync(fifo, 'utf8').length} bytes`,
 });
