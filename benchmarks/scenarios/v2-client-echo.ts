@@ -11,7 +11,8 @@
 import { performance } from 'node:perf_hooks';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { closedLoop } from '../load/closed-loop.js';
-import { LatencyHistogram, type LatencySummary } from '../load/latency-histogram.js';
+import type { LatencyHistogram, LatencySummary } from '../load/latency-histogram.js';
+import { openLoopOf } from '../load/open-loop.js';
 import type { ServerSpec } from '../servers/server-catalog.js';
 import { medians, type Scenario, sleep, withServer } from './scenario.js';
 
@@ -36,25 +37,13 @@ function withRequestTimes(spec: ServerSpec): ServerSpec {
 }
 
 /** Sends `echo` through `client` every PROBE_INTERVAL_MS for `windowMs`, whatever the answers do. */
-async function probe(client: Client, windowMs: number): Promise<LatencyHistogram> {
-  const latency = new LatencyHistogram();
-  const answers: Promise<void>[] = [];
-  const start = performance.now();
-  for (let sent = 0; ; sent++) {
-    const due = start + sent * PROBE_INTERVAL_MS;
-    if (due >= start + windowMs) break;
-    const wait = due - performance.now();
-    if (wait > 0) await sleep(wait);
+function probe(client: Client, windowMs: number): Promise<LatencyHistogram> {
+  return openLoopOf(PROBE_INTERVAL_MS, windowMs, async () => {
     const sentAt = performance.now();
-    answers.push(
-      client.callTool(ECHO).then((result) => {
-        if (result.isError) throw new Error(`echo failed: ${JSON.stringify(result.content)}`);
-        latency.recordMs(performance.now() - sentAt);
-      }),
-    );
-  }
-  await Promise.all(answers);
-  return latency;
+    const result = await client.callTool(ECHO);
+    if (result.isError) throw new Error(`echo failed: ${JSON.stringify(result.content)}`);
+    return performance.now() - sentAt;
+  });
 }
 
 async function serverTimes(client: Client): Promise<LatencySummary> {

@@ -239,12 +239,12 @@ export class StreamableHttpTransport {
   }
 
   async #handle(request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) {
-    markArrival(request);
     // Express strips the mount path from `url` under app.use('/mcp', ...); `originalUrl` keeps it.
     const path = (request as IncomingMessage & { originalUrl?: string }).originalUrl ?? request.url ?? '/';
     const url = new URL(path, 'http://localhost');
     // Probes first: a balancer has no token, no Origin, and must not count against any caller.
     if (this.#health?.serve(url.pathname, request, response)) return;
+    markArrival(request); // a deadline counts from here (arrival.ts)
     // RFC 9728 discovery, beside the endpoint: the auth hook describes the resource it protects.
     const auth = this.#options.auth;
     if (auth?.resourceMetadata && isResourceMetadataPath(url.pathname, this.#options.path)) {

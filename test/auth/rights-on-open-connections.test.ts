@@ -18,6 +18,7 @@ import {
   startAuthorizationServer,
 } from '../support/authorization-server.js';
 import { standIn } from '../support/introspection-stand-in.js';
+import { initializeSession } from '../support/legacy-session.js';
 import { SseReader } from '../support/sse-reader.js';
 import { until } from '../support/until.js';
 import { envelope, standardHeaders } from '../transports/modern-http-peer.js';
@@ -133,20 +134,11 @@ function by<T>(deadline: number, what: string, promise: Promise<T>): Promise<T> 
 
 /** A legacy session opened and initialized with `token`: the headers its later requests carry. */
 async function legacySession(token: string): Promise<Record<string, string>> {
-  const initialize = await fetch(httpUrl, {
-    method: 'POST',
-    headers: { ...legacyHeaders, ...bearer(token) },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    }),
-  });
-  assert.equal(initialize.status, 200);
-  await initialize.text();
-  const session = initialize.headers.get('mcp-session-id')!;
-  const sessionHeaders = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+  const withToken: typeof fetch = (input, init) =>
+    fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...bearer(token) } });
+  const { status, id } = await initializeSession(httpUrl, withToken);
+  assert.equal(status, 200);
+  const sessionHeaders = { 'mcp-session-id': id!, 'mcp-protocol-version': '2025-11-25' };
   const initialized = await fetch(httpUrl, {
     method: 'POST',
     headers: { ...legacyHeaders, ...sessionHeaders, ...bearer(token) },

@@ -10,6 +10,7 @@ import { after, describe, it } from 'node:test';
 import { addDemoTools } from '../../examples/demo-tools.js';
 import { abortableSleep } from '../../lib/abortable-sleep.js';
 import { McpServer } from '../../lib/index.js';
+import { defineTool } from '../../lib/tool.js';
 import { InProcessClient } from '../support/in-process-client.js';
 import { envelope, standardHeaders } from '../transports/modern-http-peer.js';
 
@@ -22,16 +23,19 @@ function busyFor(ms: number): void {
   while (Date.now() < until) {}
 }
 
+/** An inline call that never ends by itself, with a 1 s deadline. */
+const waitForever = defineTool({
+  name: 'wait_forever',
+  inputSchema: { type: 'object' },
+  timeoutMs: 1_000,
+  handler: async (_args, ctx) => {
+    await abortableSleep(60_000, ctx.signal);
+    return 'never';
+  },
+});
+
 const server = addDemoTools(new McpServer({ name: 'deadlines', version: '1', pool: { maxThreads: 1 } }))
-  .tool({
-    name: 'wait_forever',
-    inputSchema: { type: 'object' },
-    timeoutMs: 1_000,
-    handler: async (_args, ctx) => {
-      await abortableSleep(60_000, ctx.signal);
-      return 'never';
-    },
-  })
+  .tool(waitForever)
   .use((ctx, next) => {
     if (ctx.method === 'tools/call') busyFor(BEFORE_MS);
     return next();
@@ -67,15 +71,7 @@ describe('over HTTP, a deadline counts from the request reaching the door', () =
     await new Promise((resolve) => setTimeout(resolve, BEFORE_MS));
     return true as const;
   };
-  const hooked = new McpServer({ name: 'deadlines-http', version: '1' }).tool({
-    name: 'wait_forever',
-    inputSchema: { type: 'object' },
-    timeoutMs: 1_000,
-    handler: async (_args, ctx) => {
-      await abortableSleep(60_000, ctx.signal);
-      return 'never';
-    },
-  });
+  const hooked = new McpServer({ name: 'deadlines-http', version: '1' }).tool(waitForever);
   after(() => hooked.close());
 
   it('2026-07-28: the auth hook’s time is inside the deadline', async () => {
