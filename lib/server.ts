@@ -265,7 +265,8 @@ export class McpServer {
     // A shared task store must be reachable before the first task is answered.
     await tasks.store.ready();
     await engine.ready();
-    engine.warmUp(tools.sorted());
+    // The doors open once the pool's threads are up: until then the main thread is busy with them.
+    await engine.warmUp(tools.sorted());
     // Past the documented bound of a drain (docs/deploying.md), the process exits regardless.
     const hardStopMs = shutdownBoundMs(this.#options) + HARD_STOP_MARGIN_MS;
     await this.#transports.listen(options, () => this.close(), hardStopMs);

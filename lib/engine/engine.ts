@@ -224,14 +224,24 @@ export class Engine {
     return this.#dispatch({ ...call, budgetMs });
   };
 
-  /** Starts the default thread pool, and a process for each process-isolated tool's pool. */
-  warmUp(tools: readonly RegisteredTool[] = []): void {
+  /**
+   * Starts the default thread pool, and a process for each process-isolated tool's pool. Settles
+   * once the default pool's threads have loaded when a tool of `tools` runs on them (at once
+   * otherwise): a server opens its doors after it, so its first call meets a quiet main thread.
+   */
+  async warmUp(tools: readonly RegisteredTool[] = []): Promise<void> {
     const local = tools.filter(
       (tool): tool is RegisteredBlockingTool => tool.blocking && this.placementOf(tool) === 'local',
     );
     // A server whose blocking tools all run on the fleet needs no threads of its own.
-    if (this.#fleet === undefined || local.length > 0) this.#pool.warmUp();
-    for (const tool of local) if (this.#whereRuns(tool) === 'process') this.#processes.warmUp(tool);
+    const threads = this.#fleet === undefined || local.length > 0 ? this.#pool.warmUp() : undefined;
+    let onThreads = false;
+    for (const tool of local) {
+      const where = this.#whereRuns(tool);
+      if (where === 'process') this.#processes.warmUp(tool);
+      else if (where === 'thread') onThreads = true;
+    }
+    if (onThreads) await threads;
   }
 
   /**

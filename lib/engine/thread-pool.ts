@@ -22,7 +22,19 @@ export interface ThreadPool {
   readonly native: boolean;
   /** Calls holding one of its threads now. */
   running: number;
+  /**
+   * Settles once every thread the pool started with has loaded its entry, exited, or
+   * `STARTED_BOUND_MS` passed: a server opens its doors after it, so the first request meets a main
+   * thread that is no longer busy bringing threads up (issue 41, the first call's deadline).
+   */
+  readonly started: Promise<void>;
 }
+
+/** Longest a server waits for its threads before it opens its doors anyway (a slow tool entry). */
+const STARTED_BOUND_MS = 10_000;
+
+/** Piscina's message from a thread whose task file has loaded (piscina/dist/common.js, READY). */
+const PISCINA_READY = '_WORKER_READY';
 
 export interface ThreadPoolOptions {
   maxThreads: number;
@@ -70,7 +82,32 @@ export function createThreadPool(
     ...(threadEnv ? { env: threadEnv } : {}),
   });
   piscina.on('error', (error: unknown) => options.logError(`weft: worker pool error: ${String(error)}`));
-  return { piscina, flags, life, native, running: 0 };
+  return { piscina, flags, life, native, running: 0, started: threadsStarted(piscina) };
+}
+
+/** The threads Piscina made in its constructor (its minimum), each loaded, gone, or past the bound. */
+function threadsStarted(piscina: Piscina): Promise<void> {
+  const each = piscina.threads.map(
+    (thread) =>
+      new Promise<void>((resolve) => {
+        const onMessage = (message: unknown) => {
+          if (typeof message === 'object' && message !== null && PISCINA_READY in message) done();
+        };
+        const done = () => {
+          thread.off('message', onMessage);
+          thread.off('exit', done);
+          resolve();
+        };
+        thread.on('message', onMessage);
+        thread.once('exit', done);
+      }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, STARTED_BOUND_MS);
+    timer.unref();
+  });
+  return Promise.race([Promise.all(each).then(() => undefined), bound]).finally(() => clearTimeout(timer));
 }
 
 /** Waits until no call runs in a pool of native threads (at once for any other pool). */

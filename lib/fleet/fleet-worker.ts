@@ -180,7 +180,7 @@ export class FleetWorker {
       if (this.#closing) return;
       for (const running of this.#running.values()) running.cancellation.cancel('shutdown');
     });
-    this.#engine.warmUp([...this.#tools.values()]);
+    void this.#engine.warmUp([...this.#tools.values()]);
     // BullMQ leaves a connection it was handed open when it closes: close() disconnects it.
     this.#workerConnection = this.#commands.duplicate({ maxRetriesPerRequest: null, lazyConnect: false });
     const lockMs = this.#options.lockMs;
