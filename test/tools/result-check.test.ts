@@ -152,16 +152,18 @@ test('the shape check and the SDK schema agree on random, damaged results', () =
   assert.ok(accepted > 400 && refused > 400, `accepted ${accepted}, refused ${refused}: too one-sided`);
 });
 
+const atobAccepts = (text: string) => {
+  try {
+    atob(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 test('the base64 check (a character scan) accepts exactly what atob accepts', () => {
-  const accepts = (text: string) => {
-    try {
-      atob(text);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  const chars = fc.constantFrom(...'AZaz09+/=- \n\t_.'.split(''));
+  const accepts = atobAccepts;
+  const chars = fc.constantFrom(...'AZaz09+/=- \n\t_.\u0141'.split(''));
   fc.assert(
     fc.property(fc.array(chars, { maxLength: 14 }), (letters) => {
       const data = letters.join('');
@@ -169,5 +171,30 @@ test('the base64 check (a character scan) accepts exactly what atob accepts', ()
       assert.equal(problem === undefined, accepts(data), `${JSON.stringify(data)}: ${problem}`);
     }),
     { numRuns: 5000 },
+  );
+});
+
+test('the base64 check agrees with atob on texts of several chunks, one character changed anywhere', () => {
+  // The check decodes 65,536 characters at a time: a change at, before or after a chunk's edge
+  // must be seen wherever it falls.
+  const plain = Buffer.from(Array.from({ length: 150_000 }, (_, i) => (i * 7919) % 256)).toString('base64');
+  const edges = [0, 1, 65_535, 65_536, 65_537, 131_071, 131_072, plain.length - 2, plain.length - 1];
+  const at = fc.oneof(fc.constantFrom(...edges), fc.nat({ max: plain.length - 1 }));
+  const chars = fc.constantFrom(...'A+/=- \n_.*\u00e9\u4e00\u0141\u012b'.split(''));
+  fc.assert(
+    fc.property(at, chars, fc.boolean(), (index, char, insert) => {
+      const data = plain.slice(0, index) + char + plain.slice(insert ? index : index + 1);
+      const problem = callToolResultProblem({ content: [{ type: 'image', data, mimeType: 'image/png' }] });
+      assert.equal(
+        problem === undefined,
+        atobAccepts(data),
+        `${char} at ${index}${insert ? ' inserted' : ''}`,
+      );
+    }),
+    { numRuns: 300 },
+  );
+  assert.equal(
+    callToolResultProblem({ content: [{ type: 'image', data: plain, mimeType: 'image/png' }] }),
+    undefined,
   );
 });
