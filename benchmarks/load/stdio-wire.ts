@@ -20,7 +20,10 @@ export class StdioWire implements Wire {
     child.stdout.on('data', (chunk: string) => this.#onData(chunk));
     child.stdin.on('error', () => {}); // a server that exits mid-write is reported by onClose
     child.once('exit', (code, signal) => {
-      if (!this.#closed) this.onClose(`server exited (code ${code}, signal ${signal})`);
+      if (!this.#closed)
+        this.onClose(
+          `server ${child.spawnargs.slice(1).join(' ')} (pid ${child.pid}) exited (code ${code}, signal ${signal})`,
+        );
     });
   }
 

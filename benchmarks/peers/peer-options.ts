@@ -20,6 +20,13 @@ export interface PeerOptions {
 
 export const UNSUPPORTED_TRANSPORT_EXIT = 3;
 
+/**
+ * The SDK's stdio reader throws past 10 MiB of buffered input by default and its server exits with
+ * code 0: an 8 MiB image argument is 11.2 MB as base64, so the payload scenario's SDK peers raise
+ * the cap as a user with such tools would, to weft's default (`maxMessageBytes`, 16 MiB).
+ */
+export const SDK_STDIO_OPTIONS = { maxBufferSize: 16 * 1024 * 1024 };
+
 export function readPeerOptions(argv: string[] = process.argv.slice(2)): PeerOptions {
   const { values } = parseArgs({
     args: argv,

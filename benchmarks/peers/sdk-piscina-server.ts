@@ -7,7 +7,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
-import { readPeerOptions, refuseTransport } from './peer-options.js';
+import { readPeerOptions, refuseTransport, SDK_STDIO_OPTIONS } from './peer-options.js';
 import { peerPool } from './peer-pool.js';
 import type { OffloadedTask } from './piscina-tasks.js';
 import { serveSdkOverHttp } from './sdk-http.js';
@@ -90,4 +90,4 @@ function build(): McpServer {
 
 if (options.httpPort !== undefined) serveSdkOverHttp(build, options.httpPort);
 else if (options.wsPort !== undefined) refuseTransport('sdk-piscina', 'WebSocket server');
-else await build().connect(new StdioServerTransport());
+else await build().connect(new StdioServerTransport(process.stdin, process.stdout, SDK_STDIO_OPTIONS));

@@ -8,7 +8,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { z } from 'zod';
 import { fibonacci, hashChain, spin } from './cpu-work.js';
 import { argumentSize, payloadImage, payloadText } from './payload-work.js';
-import { readPeerOptions, refuseTransport } from './peer-options.js';
+import { readPeerOptions, refuseTransport, SDK_STDIO_OPTIONS } from './peer-options.js';
 import { serveSdkOverHttp } from './sdk-http.js';
 
 const text = (value: string) => ({ content: [{ type: 'text' as const, text: value }] });
@@ -73,4 +73,4 @@ function build(): McpServer {
 const options = readPeerOptions();
 if (options.httpPort !== undefined) serveSdkOverHttp(build, options.httpPort);
 else if (options.wsPort !== undefined) refuseTransport('sdk', 'WebSocket server');
-else await build().connect(new StdioServerTransport());
+else await build().connect(new StdioServerTransport(process.stdin, process.stdout, SDK_STDIO_OPTIONS));
