@@ -71,12 +71,15 @@ export class HttpSession {
 
   send(streamId: string, message: JsonRpcMessage | JsonRpcMessage[]): void {
     if (this.#closed) return;
-    const data = this.connection.encode(message);
-    if (data === undefined) return;
-    const eventId = this.store.append(streamId, data);
+    const chunks = this.connection.encodeChunks(message);
+    if (chunks === undefined) return;
+    // The store keeps the text for a resume; concatenated, a large result is not copied (V8 keeps
+    // the pieces), and the stream writes the pieces themselves: a joined or flattened text would be
+    // copied once more, and measured by the socket once more, before it is sent (issue 39).
+    const eventId = this.store.append(streamId, concatenated(chunks));
     const writer = this.#writers.get(streamId);
     if (!writer || writer.ended) return;
-    writer.event(eventId, data);
+    writer.event(eventId, chunks);
   }
 
   /**
@@ -126,4 +129,11 @@ export class HttpSession {
     this.#writers.clear();
     this.store.clear();
   }
+}
+
+/** The chunks as one string, made by concatenation: pieces this large are referenced, not copied. */
+function concatenated(chunks: readonly string[]): string {
+  let text = '';
+  for (const chunk of chunks) text += chunk;
+  return text;
 }

@@ -38,7 +38,7 @@ import { arrivalOf } from './arrival.js';
 import { CallerSessions } from './caller-sessions.js';
 import { type Connect, peerOf } from './connection.js';
 import { ReplayBudget } from './event-store.js';
-import { acceptOf, header, reply, sendJson } from './http-replies.js';
+import { acceptOf, header, reply, sendJsonChunks } from './http-replies.js';
 import { HttpSession, STANDALONE_STREAM } from './http-session.js';
 import { settlesWithinOneTurn } from './posted-message.js';
 import { type ScopeGate, sendScopeRefusal } from './scope-gate.js';
@@ -221,17 +221,18 @@ export class LegacyHttpSessions {
     const onlyResponses = buffered.every(isAnswer);
     if (pending === undefined && (onlyResponses || !acceptsSse)) {
       const answer = buffered.find(isAnswer);
-      return sendJson(response, 200, (answer && session.connection.encode(answer)) ?? '{}', headers);
+      const chunks = answer && session.connection.encodeChunks(answer);
+      return sendJsonChunks(response, 200, chunks ?? ['{}'], headers);
     }
     if (!acceptsSse) {
       await pending;
       const answer = buffered.filter(isAnswer);
-      const text =
+      const chunks =
         answer.length === 0
           ? undefined
-          : session.connection.encode(answer.length === 1 ? answer[0]! : answer.flat());
-      if (text === undefined) return void response.writeHead(202, headers).end();
-      return sendJson(response, 200, text, headers);
+          : session.connection.encodeChunks(answer.length === 1 ? answer[0]! : answer.flat());
+      if (chunks === undefined) return void response.writeHead(202, headers).end();
+      return sendJsonChunks(response, 200, chunks, headers);
     }
     const id = session.store.openStream();
     const writer = new SseWriter(response);

@@ -57,8 +57,8 @@ export class SseWriter {
     this.#watch = new StalledReaderWatch(() => this.backlogBytes, bounds, onStalled, true);
   }
 
-  /** Writes one message event; `data` is its JSON text (JSON never contains a raw newline). */
-  event(eventId: string, data: string): void {
+  /** Writes one message event; `data` is its JSON text, or its chunks (JSON never contains a raw newline). */
+  event(eventId: string, data: string | readonly string[]): void {
     this.#message(`event: message\nid: ${eventId}\ndata: `, data);
   }
 
