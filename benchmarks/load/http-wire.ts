@@ -55,9 +55,11 @@ export class HttpWire implements Wire {
     );
     post.on('error', (error: NodeJS.ErrnoException) => {
       // A kept-alive socket the server closed as idle just as this request went out: the request
-      // never reached it, so it is sent again on a fresh socket (once), as HTTP clients do.
-      if (mayRetry && post.reusedSocket && error.code === 'ECONNRESET') this.#post(body, extraHeaders, false);
-      else this.#fail(`HTTP request failed: ${error.message}`);
+      // never reached it, so it is sent again on a fresh socket (once), as HTTP clients do. A large
+      // body is still being written when the close lands: EPIPE rather than ECONNRESET.
+      const closedUnderIt = error.code === 'ECONNRESET' || error.code === 'EPIPE';
+      if (mayRetry && post.reusedSocket && closedUnderIt) this.#post(body, extraHeaders, false);
+      else this.#fail(`HTTP request to port ${this.#port} failed: ${error.message}`);
     });
     post.end(body);
   }

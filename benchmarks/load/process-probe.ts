@@ -4,7 +4,7 @@
  * the scenarios that need it say so instead of inventing a number.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 let ticksPerSecond: number | undefined;
 
@@ -50,6 +50,19 @@ export function rssMiB(pid: number): number | undefined {
 /** The most resident memory the process has ever had (VmHWM, its high-water mark), in MiB. */
 export function peakRssMiB(pid: number): number | undefined {
   return statusMiB(pid, 'VmHWM');
+}
+
+/**
+ * Sets a process's peak resident size back to its current one (Linux: `5` into clear_refs), so the
+ * next peakRssMiB reads the peak of what ran since. False where that cannot be done.
+ */
+export function resetPeakRss(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function statusMiB(pid: number, field: 'VmRSS' | 'VmHWM'): number | undefined {

@@ -4,14 +4,16 @@
  * weft with the tool inline, on a pool thread and in a pool process, against the official SDK
  * (inline) and the SDK + Piscina peer (offloaded). What each costs is the server's CPU per call and
  * per byte, read from /proc per thread around each window (main thread and the rest apart), and
- * the server's peak resident memory (VmHWM) after each size.
+ * each contender's peak resident memory at each size: the server's VmHWM, set back to its current
+ * RSS before each window and read after it (so weft's inline, thread and process contenders, which
+ * share one server, each have their own peak; a process contender's pool process is not counted).
  *
  * Windows are interleaved and their order turns each round, so a shared machine's noise falls on
  * every contender alike; the ratios weft inline / SDK and weft thread / SDK + Piscina are taken
  * round by round, then their median. On a loaded two-core machine only the ratios mean much.
  */
 import { closedLoop } from '../load/closed-loop.js';
-import { peakRssMiB } from '../load/process-probe.js';
+import { peakRssMiB, resetPeakRss } from '../load/process-probe.js';
 import { cpuBetween, readThreadCpu } from '../load/thread-cpu.js';
 import type { TransportName } from '../load/wire.js';
 import type { ServerId } from '../servers/server-catalog.js';
@@ -96,14 +98,13 @@ export const payload: Scenario = {
         stepsPerServer(context, sizes, kinds),
         async (running) => {
           for (const size of sizes) {
-            for (const kind of kinds) await measurePoint(context, running, transport, size, kind);
-            for (const server of running) {
-              const peak = peakRssMiB(server.pid);
-              if (peak !== undefined) {
-                context.record(server.spec.id, transport, 'payload peak RSS', peak, 'MiB', {
-                  upToBytes: size,
-                });
-              }
+            const peaks = new Map<Contender, number>();
+            for (const kind of kinds) await measurePoint(context, running, transport, size, kind, peaks);
+            for (const [contender, peak] of peaks) {
+              context.record(contender.server, transport, 'payload peak RSS', peak, 'MiB', {
+                bytes: size,
+                placement: contender.placement,
+              });
             }
           }
         },
@@ -140,6 +141,7 @@ async function measurePoint(
   transport: TransportName,
   size: number,
   kind: Kind,
+  peaks: Map<Contender, number>,
 ): Promise<void> {
   const { budget } = context;
   const argument =
@@ -157,9 +159,12 @@ async function measurePoint(
     const order = round % 2 === 0 ? present : [...present].reverse();
     for (const { contender, server, call } of order) {
       if (round === 0) await closedLoop(server.client, call, IN_FLIGHT, budget.warmupMs / 2);
+      const peakKnown = resetPeakRss(server.pid);
       const before = readThreadCpu(server.pid);
       const result = await closedLoop(server.client, call, IN_FLIGHT, budget.windowMs);
       const after = readThreadCpu(server.pid);
+      const peak = peakKnown ? peakRssMiB(server.pid) : undefined;
+      if (peak !== undefined) peaks.set(contender, Math.max(peaks.get(contender) ?? 0, peak));
       context.step(`payload ${transport} ${kind} ${size} B ${contender.label}`);
       if (result.failed > 0) {
         context.note(
