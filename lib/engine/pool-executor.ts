@@ -90,10 +90,7 @@ export class PoolExecutor {
     this.#options = options;
   }
 
-  /**
-   * Starts the default pool's threads now, so the first blocking call does not pay for them;
-   * settles once they have loaded (or the bound passed: thread-pool.ts).
-   */
+  /** Starts the default pool's threads now; settles once they have loaded (thread-pool.ts). */
   warmUp(): Promise<void> {
     return this.#poolFor(undefined, undefined).started;
   }

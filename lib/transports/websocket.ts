@@ -41,8 +41,11 @@ import { CallerIdentity, type CallerIdentityOptions } from './caller-identity.js
 import { type Connect, peerOf } from './connection.js';
 import { closeListener, trackSockets } from './listener-close.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
-import { type RightsLapse, RightsWatch, TOKEN_EXPIRED } from './rights-watch.js';
+import { RightsWatch } from './rights-watch.js';
 import { StalledReaderWatch } from './stalled-reader.js';
+import { closeFor, isExpired, MADE_ROOM_CLOSE, TOKEN_EXPIRED_CLOSE } from './websocket-closes.js';
+
+export { MADE_ROOM_CLOSE, TOKEN_EXPIRED_CLOSE } from './websocket-closes.js';
 
 export interface WebSocketOptions extends OriginGuardOptions, CallerIdentityOptions {
   /** Largest accepted frame in bytes (default 16 MiB); larger closes the socket with 1009. */
@@ -75,13 +78,6 @@ export interface WebSocketListenOptions extends WebSocketOptions {
 
 const SUBPROTOCOL = 'mcp';
 
-/** The close code and reason of a connection whose principal's credentials expired. */
-export const TOKEN_EXPIRED_CLOSE = { code: 1008, reason: 'token expired' } as const;
-/** The close code and reason of a socket closed to make room for another caller at maxConnections. */
-export const MADE_ROOM_CLOSE = {
-  code: 1013,
-  reason: 'closed to make room for another caller (maxConnections); reconnect later',
-} as const;
 /** Sockets one caller may hold at once (the default of `maxConnectionsPerCaller`). */
 export const DEFAULT_MAX_CONNECTIONS_PER_CALLER = 100;
 const logToStderr = (message: string) => process.stderr.write(`${message}\n`);
@@ -386,22 +382,4 @@ function textFrame(chunks: readonly string[]): Buffer {
   let at = 0;
   for (const chunk of chunks) at += frame.write(chunk, at);
   return frame;
-}
-
-function isExpired(principal: Principal): boolean {
-  return principal.expiresAt !== undefined && Date.now() >= principal.expiresAt;
-}
-
-/**
- * The close of a connection whose rights lapsed: 1008 (policy violation) for a token expired or
- * refused, 1013 (try again later) when it could not be checked now, 1011 when the hook failed. The
- * reason says which, within the 123 bytes a close frame allows.
- */
-function closeFor(lapse: RightsLapse): { code: number; reason: string } {
-  if (lapse === TOKEN_EXPIRED) return TOKEN_EXPIRED_CLOSE;
-  const code = lapse.status === 503 ? 1013 : lapse.status === 500 ? 1011 : 1008;
-  if (Buffer.byteLength(lapse.message) <= 123) return { code, reason: lapse.message };
-  let cut = lapse.message.slice(0, 120);
-  while (Buffer.byteLength(cut) > 120) cut = cut.slice(0, -1);
-  return { code, reason: `${cut}…` };
 }
