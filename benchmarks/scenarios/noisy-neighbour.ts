@@ -4,9 +4,10 @@
  * admission, the default), weft with `fairness: false` (first come, first served) and SDK +
  * Piscina (Piscina's own queue, first come, first served), plus the total throughput beside A.
  *
- * Over legacy Streamable HTTP: A and B are two sessions, which weft takes as two callers by
- * default (no option, no header). With first come, first served, B's call waits behind A's 32:
- * about 32 / threads x 50 ms. With fair admission it waits for the next slot to free.
+ * Over legacy Streamable HTTP: A and B are two sessions from two addresses (A on 127.0.0.1, B on
+ * 127.0.0.2): weft's caller is the principal, else the peer's address (caller-identity.ts), so two
+ * sessions of one host are one caller and share its part. With first come, first served, B's call
+ * waits behind A's 32: about 32 / threads x 50 ms. With fair admission it waits for the next slot.
  * Midway, weft's `pool_stats` tool reads server.stats.callers: what A and B hold and wait for.
  *
  * modern-neighbours is the same over 2026-07-28 HTTP, where there are no sessions: A is an
@@ -133,7 +134,7 @@ const besideServer = (server: RunningServer, b: LoadClient): Neighbours => ({
 });
 
 export const noisyNeighbour = neighbours('noisy-neighbour', 'http', async (server) => {
-  const b = new LoadClient(new HttpWire(server.port));
+  const b = new LoadClient(new HttpWire(server.port, {}, { localAddress: '127.0.0.2' }));
   await b.initialize();
   return besideServer(server, b);
 });
