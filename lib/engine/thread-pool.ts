@@ -87,6 +87,9 @@ export function createThreadPool(
 
 /** The threads Piscina made in its constructor (its minimum), each loaded, gone, or past the bound. */
 function threadsStarted(piscina: Piscina): Promise<void> {
+  // A pool that starts no thread of its own (made at a call, growing on demand) has nothing to wait
+  // for: no listener and no bound timer for it.
+  if (piscina.threads.length === 0) return Promise.resolve();
   const each = piscina.threads.map(
     (thread) =>
       new Promise<void>((resolve) => {
