@@ -16,14 +16,22 @@
 import { ErrorCode } from './error-codes.js';
 import type { JsonRpcMessage, JsonRpcSuccess, RequestId } from './json-rpc.js';
 
-/** A value as JSON text, or why it has none (a phrase: "a BigInt at content[0].text"). */
-export type JsonText = { ok: true; text: string } | { ok: false; problem: string };
+/**
+ * A value as JSON text, or why it has none (a phrase: "a BigInt at content[0].text"). `pieces`, when
+ * present, are the text cut where long strings sit as they are (result-encoding.ts): written in
+ * order they are the text, and a writer that takes them never copies those strings.
+ */
+export type JsonText =
+  | { ok: true; text: string; pieces?: readonly string[] }
+  | { ok: false; problem: string };
 
 /** A result already encoded by whoever produced it (tools/call), handed to the router as such. */
 export class EncodedResult {
   constructor(
     readonly value: unknown,
     readonly text: string,
+    /** The text in pieces, when it was made so (see JsonText). */
+    readonly pieces?: readonly string[],
   ) {}
 }
 
@@ -52,15 +60,23 @@ export function encodeJson(value: unknown): JsonText {
   return { ok: true, text };
 }
 
-/** A success response whose result text is already known, so encoding it costs a concatenation. */
-export function encodedSuccess(id: RequestId, result: unknown, resultText: string): JsonRpcSuccess {
+/**
+ * A success response whose result text is already known, so encoding it costs a concatenation
+ * (a rope: V8 does not copy the result's text into it), and its chunks are the result's pieces.
+ */
+export function encodedSuccess(
+  id: RequestId,
+  result: unknown,
+  resultText: string,
+  resultPieces?: readonly string[],
+): JsonRpcSuccess {
   const head = `{"jsonrpc":"2.0","id":${typeof id === 'number' ? id : JSON.stringify(id)},"result":`;
   const message: JsonRpcSuccess & WithKnownText = {
     jsonrpc: '2.0',
     id,
     result,
     [KNOWN_TEXT]: `${head}${resultText}}`,
-    [KNOWN_CHUNKS]: [head, resultText, '}'],
+    [KNOWN_CHUNKS]: resultPieces === undefined ? [head, resultText, '}'] : [head, ...resultPieces, '}'],
   };
   return message;
 }

@@ -91,10 +91,22 @@ export class ModernAnswers {
       !('_meta' in body) &&
       !('resultType' in body) &&
       !this.#hints.has(method) &&
-      value.text.startsWith('{');
+      (value.pieces?.[0] ?? value.text).startsWith('{');
     if (!spliceable) return { result, json: encodeJson(result) };
-    const rest = value.text.slice(1);
-    return { result, json: { ok: true, text: `${this.#prefix}${rest === '}' ? '}' : `,${rest}`}` } };
+    if (value.pieces === undefined) return { result, json: { ok: true, text: this.#spliced(value.text) } };
+    // In pieces (long strings as they are), only the first is spliced: reading the whole text
+    // would flatten it, a copy of every long string. A text in pieces is never an empty object.
+    const [first, ...others] = value.pieces;
+    const pieces = [`${this.#prefix},${first!.slice(1)}`, ...others];
+    let text = '';
+    for (const piece of pieces) text += piece;
+    return { result, json: { ok: true, text, pieces } };
+  }
+
+  /** An encoded result's text with the modern fields in front of its own. */
+  #spliced(text: string): string {
+    const rest = text.slice(1);
+    return `${this.#prefix}${rest === '}' ? '}' : `,${rest}`}`;
   }
 
   error(error: ProtocolError): ProtocolError {

@@ -16,11 +16,12 @@ import type { CallEvents, CallPeer } from '../engine/engine-call.js';
 import type { Outcome } from '../engine/outcome.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { notification } from '../protocol/json-rpc.js';
-import { EncodedResult, encodeJson } from '../protocol/message-encoding.js';
+import { EncodedResult } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { isInputRequiredReturn } from '../tools/client-questions.js';
 import type { CallToolResult } from '../tools/content.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
+import { encodeToolResult } from '../tools/result-encoding.js';
 import {
   invalidArguments,
   panicMessage,
@@ -282,12 +283,12 @@ function sendableSuccess(
   } catch (error) {
     return unsendable(tool, `reading it threw: ${thrownMessage(error)}`);
   }
-  const json = encodeJson(result);
+  const json = encodeToolResult(result);
   if (!json.ok) return unsendable(tool, json.problem);
   // UTF-16 code units: a close, cheap bound on the bytes (exact for ASCII, which JSON mostly is).
   if (maxResultBytes > 0 && json.text.length > maxResultBytes)
     return tooLarge(tool, json.text.length, maxResultBytes);
-  return new EncodedResult(result, json.text);
+  return new EncodedResult(result, json.text, json.pieces);
 }
 
 /** What a throw says, even when the thrown value is itself hostile (a throwing toString). */

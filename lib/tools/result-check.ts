@@ -10,6 +10,8 @@
  * rejects the whole response over one bad character), a scan of its characters rather than a decode.
  */
 
+import { isBase64 } from '../protocol/plain-text.js';
+
 type Fields = Record<string, unknown>;
 
 /** Required string fields of each content block type. */
@@ -145,47 +147,6 @@ function embeddedResourceProblem(resource: unknown): string | undefined {
     return `"resource._meta" must be an object when present, got ${kindOf(resource._meta)}`;
   }
   return undefined;
-}
-
-/** What one chunk of a text is decoded into while it is checked: 48 KiB, reused. */
-const SCRATCH = Buffer.allocUnsafe(48 * 1024);
-/** Characters decoded per chunk: a multiple of four, filling SCRATCH exactly when valid. */
-const CHUNK_CHARS = (SCRATCH.length / 3) * 4;
-
-/**
- * Base64 as clients check it: what the platform's `atob` accepts. Nearly every text is canonical
- * base64 (padded to a multiple of four characters), which Node's vectorised base64 decoder settles:
- * it skips what is not base64, so such a text is plain exactly when every chunk decodes to the
- * bytes its length promises. Decoded 64 Ki characters at a time into one small buffer, with the
- * checks the decoder cannot make (below): about 0.3 ns/B on an 8 MiB image, against 1.2-1.5 for a
- * regular expression over its characters and 0.3-0.45 for atob, which also allocates the decoded
- * text (Node 20 and 24, issue 39). Anything else (unpadded, whitespace inside) is left to atob.
- */
-function isBase64(text: string): boolean {
-  if (text.length % 4 === 0 && isPlainBase64(text)) return true;
-  try {
-    atob(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Only letters, digits, `+` and `/`, with `=` only as the padding at its end. The decoder reads a
- * character past U+00FF by its low byte and takes base64url's `-` and `_`, which atob refuses, so
- * an ASCII-only text and the absence of those two are checked apart.
- */
-function isPlainBase64(text: string): boolean {
-  if (Buffer.byteLength(text, 'utf8') !== text.length) return false;
-  if (text.includes('-') || text.includes('_')) return false;
-  for (let at = 0; at < text.length; at += CHUNK_CHARS) {
-    const chunk = text.slice(at, at + CHUNK_CHARS);
-    // A chunk before the last has no padding: it fills the buffer exactly.
-    const promised = at + CHUNK_CHARS < text.length ? SCRATCH.length : Buffer.byteLength(chunk, 'base64');
-    if (SCRATCH.write(chunk, 0, 'base64') !== promised) return false;
-  }
-  return true;
 }
 
 /** A short name for what a value is, for messages ("a number", "null", "an array", "missing"). */

@@ -1,0 +1,98 @@
+/**
+ * A result's JSON text in pieces (long strings as they are) against JSON.stringify of the whole
+ * result, as an oracle: over random results whose blocks carry long strings that need escaping or
+ * not, the pieces joined are exactly JSON.stringify's text; a long verbatim string is a piece of its
+ * own; and a result that hides the stand-ins (a `toJSON`) still comes out right.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import type { CallToolResult } from '../../lib/tools/content.js';
+import { encodeToolResult } from '../../lib/tools/result-encoding.js';
+
+const LONG = 70 * 1024;
+const noise = Buffer.alloc(LONG * 0.75);
+for (let index = 0; index < noise.length; index++) noise[index] = (index * 40503) >>> 8;
+const longBase64 = noise.toString('base64');
+const longText = (tail: string) => `${'w'.repeat(LONG)}${tail}`;
+const longString = fc.oneof(
+  fc.constant(longBase64),
+  fc.constantFrom('', '"', '\\', '\n', 'é', '\u0003', ' plain').map(longText),
+  fc.string({ maxLength: 6 }),
+);
+
+const block = fc.oneof(
+  fc.record({ type: fc.constant('text'), text: longString }),
+  fc.record({
+    type: fc.constantFrom('image', 'audio'),
+    data: longString,
+    mimeType: fc.constant('image/png'),
+  }),
+  fc.record({
+    type: fc.constant('resource'),
+    resource: fc.oneof(
+      fc.record({ uri: fc.constant('file:///a'), text: longString }),
+      fc.record({ uri: fc.constant('file:///b'), blob: longString }),
+    ),
+  }),
+);
+
+const joined = (pieces: readonly string[]) => pieces.join('');
+
+test('the pieces joined are JSON.stringify of the result, whatever its long strings hold', () => {
+  fc.assert(
+    fc.property(
+      fc.array(block, { maxLength: 4 }),
+      fc.option(fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 1 })), {
+        nil: undefined,
+      }),
+      (content, structuredContent) => {
+        const result = { content, ...(structuredContent ? { structuredContent } : {}) } as CallToolResult;
+        const json = encodeToolResult(result);
+        assert.ok(json.ok);
+        const expected = JSON.stringify(result);
+        assert.equal(json.text, expected);
+        if (json.pieces !== undefined) assert.equal(joined(json.pieces), expected);
+      },
+    ),
+    { numRuns: 150 },
+  );
+});
+
+test('a long string that needs no escaping is a piece of its own; one that does is stringified', () => {
+  const image = encodeToolResult({ content: [{ type: 'image', data: longBase64, mimeType: 'image/png' }] });
+  assert.ok(image.ok && image.pieces !== undefined);
+  assert.equal(image.pieces.length, 3);
+  assert.equal(image.pieces[1], longBase64);
+  assert.equal(image.pieces[0], '{"content":[{"type":"image","data":"');
+
+  const lines = encodeToolResult({ content: [{ type: 'text', text: longText('\nmore') }] });
+  assert.ok(lines.ok);
+  assert.equal(lines.pieces, undefined);
+
+  const short = encodeToolResult({ content: [{ type: 'text', text: 'hello' }] });
+  assert.ok(short.ok);
+  assert.equal(short.pieces, undefined);
+});
+
+test('a block whose toJSON hides the stand-in is encoded whole, as JSON.stringify would', () => {
+  const sneaky = {
+    type: 'text',
+    text: longText(''),
+    toJSON: () => ({ type: 'text', text: 'replaced' }),
+  };
+  const result = { content: [sneaky] } as unknown as CallToolResult;
+  const json = encodeToolResult(result);
+  assert.ok(json.ok);
+  assert.equal(json.text, JSON.stringify(result));
+  assert.equal(json.pieces, undefined);
+});
+
+test('a result that cannot be JSON says why, as before', () => {
+  const json = encodeToolResult({
+    content: [{ type: 'text', text: longText('') }],
+    structuredContent: { n: 1n },
+  } as unknown as CallToolResult);
+  assert.equal(json.ok, false);
+  assert.match((json as { problem: string }).problem, /BigInt/);
+});
