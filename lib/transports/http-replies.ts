@@ -4,6 +4,7 @@
  * the HTTP request, not any message in it).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AS_BYTES_FROM_CHARS, charsIn, chunksAsBytes } from './chunk-bytes.js';
 
 export function header(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
@@ -29,14 +30,11 @@ export function sendJson(
   response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(text);
 }
 
-/** Below this, a body's chunks are joined: one small copy costs less than writing them one by one. */
-const JOIN_BELOW_BYTES = 64 * 1024;
-
 /**
- * A JSON body written as its chunks in order (connection.encodeChunks), so a large result is not
- * first copied into one joined string. The whole answer leaves in one write: with its length given
- * (chunked encoding would end it with a write of its own, which the client waits for) and the
- * socket corked over the chunks and the end. A small body is joined and sent as one string.
+ * A JSON body written as its chunks in order (connection.encodeChunks), so a large result is never
+ * first copied into one joined or flattened string: a large body is encoded once into a Buffer
+ * (chunk-bytes.ts), a small one joined. Either way it leaves in one write, with its length given
+ * (chunked encoding would end it with a write of its own, which the client waits for).
  */
 export function sendJsonChunks(
   response: ServerResponse,
@@ -44,23 +42,17 @@ export function sendJsonChunks(
   chunks: readonly string[],
   headers: Record<string, string> = {},
 ): void {
-  let chars = 0;
-  for (const chunk of chunks) chars += chunk.length;
-  if (chunks.length === 1 || chars < JOIN_BELOW_BYTES) {
+  if (chunks.length === 1 || charsIn(chunks) < AS_BYTES_FROM_CHARS) {
     sendJson(response, status, chunks.length === 1 ? chunks[0]! : chunks.join(''), headers);
     return;
   }
-  let bytes = 0;
-  for (const chunk of chunks) bytes += Buffer.byteLength(chunk);
+  const body = chunksAsBytes(chunks);
   response.writeHead(status, {
     'content-type': 'application/json',
-    'content-length': String(bytes),
+    'content-length': String(body.length),
     ...headers,
   });
-  response.cork();
-  for (const chunk of chunks) response.write(chunk);
-  response.end();
-  response.uncork();
+  response.end(body);
 }
 
 export function reply(

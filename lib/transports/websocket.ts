@@ -38,6 +38,7 @@ import { ProtocolError } from '../protocol/protocol-error.js';
 import type { PeerAddress } from '../router/session.js';
 import { type AuthHook, callAuthHook, isAccepted } from './bearer-auth.js';
 import { CallerIdentity, type CallerIdentityOptions } from './caller-identity.js';
+import { chunksAsBytes } from './chunk-bytes.js';
 import { type Connect, peerOf } from './connection.js';
 import { closeListener, trackSockets } from './listener-close.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
@@ -304,7 +305,7 @@ export class WebSocketTransport {
           if (socket.readyState !== socket.OPEN) return;
           const chunks = connection.encodeChunks(message);
           if (chunks === undefined) return;
-          const frame = chunks.length === 1 ? chunks[0]! : textFrame(chunks);
+          const frame = chunks.length === 1 ? chunks[0]! : chunksAsBytes(chunks);
           socket.send(frame, { binary: false }, resumeWhenDrained);
           watch.wrote(frame.length);
           if (!paused && socket.bufferedAmount > this.#options.maxBufferedBytes) {
@@ -369,17 +370,4 @@ export class WebSocketTransport {
       socket.ping();
     }
   }
-}
-
-/**
- * A text frame's bytes made from its chunks with one encoding pass: `send` of the joined string
- * would copy the whole text into a flat string first, then encode it.
- */
-function textFrame(chunks: readonly string[]): Buffer {
-  let bytes = 0;
-  for (const chunk of chunks) bytes += Buffer.byteLength(chunk);
-  const frame = Buffer.allocUnsafe(bytes);
-  let at = 0;
-  for (const chunk of chunks) at += frame.write(chunk, at);
-  return frame;
 }
