@@ -66,6 +66,11 @@ function build(): McpServer {
     async ({ bytes }, extra) => offload({ tool: 'payload_text', bytes }, extra.signal),
   );
   server.registerTool(
+    'payload_lines_thread',
+    { description: 'Answers a document of `bytes` bytes', inputSchema: { bytes: z.number().int().min(0) } },
+    async ({ bytes }, extra) => offload({ tool: 'payload_lines', bytes }, extra.signal),
+  );
+  server.registerTool(
     'payload_image_thread',
     { description: 'Answers an image of `bytes` bytes', inputSchema: { bytes: z.number().int().min(0) } },
     async ({ bytes }, extra) => ({

@@ -7,7 +7,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { fibonacci, hashChain, spin } from './cpu-work.js';
-import { argumentSize, payloadImage, payloadText } from './payload-work.js';
+import { argumentSize, payloadImage, payloadLines, payloadText } from './payload-work.js';
 import { readPeerOptions, refuseTransport, SDK_STDIO_OPTIONS } from './peer-options.js';
 import { serveSdkOverHttp } from './sdk-http.js';
 
@@ -52,6 +52,11 @@ function build(): McpServer {
     'payload_text',
     { description: 'Answers a text of `bytes` bytes', inputSchema: { bytes: z.number().int().min(0) } },
     async ({ bytes }) => text(payloadText(bytes)),
+  );
+  server.registerTool(
+    'payload_lines',
+    { description: 'Answers a document of `bytes` bytes', inputSchema: { bytes: z.number().int().min(0) } },
+    async ({ bytes }) => text(payloadLines(bytes)),
   );
   server.registerTool(
     'payload_image',

@@ -1,5 +1,6 @@
 /**
- * payload: heavy arguments and results. Results of a text or an image of 1 KiB to 8 MiB, and
+ * payload: heavy arguments and results. Results of a text (one that JSON writes as it is, and a
+ * document's lines, which it must escape) or an image of 1 KiB to 8 MiB, and
  * arguments of the same (a text, and an image as base64), over stdio and HTTP, 8 calls in flight:
  * weft with the tool inline, on a pool thread and in a pool process, against the official SDK
  * (inline) and the SDK + Piscina peer (offloaded). What each costs is the server's CPU per call and
@@ -18,13 +19,14 @@ import { cpuBetween, readThreadCpu } from '../load/thread-cpu.js';
 import type { TransportName } from '../load/wire.js';
 import type { ServerId } from '../servers/server-catalog.js';
 import type { RunningServer } from '../servers/server-process.js';
+import { startServer } from '../servers/server-process.js';
 import { type Budget, medians, type Scenario, type ScenarioContext, withServers } from './scenario.js';
 
 const KIB = 1024;
 const MIB = 1024 * KIB;
 const IN_FLIGHT = 8;
 
-type Kind = 'text result' | 'image result' | 'text argument' | 'image argument';
+type Kind = 'text result' | 'lines result' | 'image result' | 'text argument' | 'image argument';
 type Placement = 'inline' | 'thread' | 'process';
 
 interface Contender {
@@ -40,6 +42,10 @@ const CONTENDERS: readonly Contender[] = [
   { server: 'sdk', placement: 'inline', label: 'SDK' },
   { server: 'sdk-piscina', placement: 'thread', label: 'SDK + Piscina' },
 ];
+
+/** The contenders measured again at the largest size, each in a fresh server of its own. */
+const FRESH: readonly string[] = ['weft inline', 'SDK', 'weft thread', 'SDK + Piscina'];
+const RESULT_KINDS: readonly Kind[] = ['text result', 'lines result', 'image result'];
 
 /** Each weft placement is compared with the peer that runs the tool the same way. */
 const PEER_OF: Record<string, string> = { 'weft inline': 'SDK', 'weft thread': 'SDK + Piscina' };
@@ -72,7 +78,7 @@ const planFor = (budget: Budget) =>
       }
     : {
         sizes: [KIB, 100 * KIB, MIB, 8 * MIB],
-        kinds: ['text result', 'image result', 'text argument', 'image argument'] as Kind[],
+        kinds: ['text result', 'lines result', 'image result', 'text argument', 'image argument'] as Kind[],
         transports: ['stdio', 'http'] as TransportName[],
       };
 
@@ -82,7 +88,11 @@ export const payload: Scenario = {
   steps(budget, servers) {
     const { sizes, kinds, transports } = plan(budget);
     const present = CONTENDERS.filter((contender) => servers.some((spec) => spec.id === contender.server));
-    return present.length * sizes.length * kinds.length * transports.length * budget.repeats;
+    const fresh = freshPlan(sizes, kinds, present);
+    return (
+      present.length * sizes.length * kinds.length * transports.length * budget.repeats +
+      fresh.contenders.length * transports.length
+    );
   },
   async run(context) {
     const { sizes, kinds, transports } = plan(context.budget);
@@ -110,8 +120,65 @@ export const payload: Scenario = {
         },
       );
     }
+    for (const transport of transports) await measureFreshPeaks(context, transport, sizes, kinds);
   },
 };
+
+/** What the fresh-server peaks cover: the largest size's results, when it is 8 MiB (the full run). */
+function freshPlan(sizes: number[], kinds: Kind[], present: readonly Contender[]) {
+  const size = Math.max(...sizes);
+  const resultKinds = kinds.filter((kind) => RESULT_KINDS.includes(kind));
+  const contenders =
+    size < 8 * MIB || resultKinds.length === 0
+      ? []
+      : present.filter((contender) => FRESH.includes(contender.label));
+  return { size, resultKinds, contenders };
+}
+
+/**
+ * Peak RSS at 8 MiB with each contender in a server of its own, started fresh: in the windows
+ * above, weft's one server hosts its inline, thread and process contenders, and keeps in its heap
+ * what each left there, while each peer serves one. After one warm-up call, the server's VmHWM is
+ * set back, then 8 calls stay in flight for a window of each result kind in turn.
+ */
+async function measureFreshPeaks(
+  context: ScenarioContext,
+  transport: TransportName,
+  sizes: number[],
+  kinds: Kind[],
+): Promise<void> {
+  const present = CONTENDERS.filter((contender) =>
+    context.servers.some((spec) => spec.id === contender.server),
+  );
+  const { size, resultKinds, contenders } = freshPlan(sizes, kinds, present);
+  for (const contender of contenders) {
+    const spec = context.servers.find((candidate) => candidate.id === contender.server)!;
+    const server = await startServer(spec, transport);
+    try {
+      const warmUp = callOf(contender, resultKinds[0]!, size, undefined);
+      await server.client.call(warmUp.tool, warmUp.args).reply;
+      if (!resetPeakRss(server.pid)) return;
+      for (const kind of resultKinds) {
+        await closedLoop(
+          server.client,
+          callOf(contender, kind, size, undefined),
+          IN_FLIGHT,
+          context.budget.windowMs,
+        );
+      }
+      const peak = peakRssMiB(server.pid);
+      if (peak !== undefined) {
+        context.record(contender.server, transport, 'payload fresh-server peak RSS', peak, 'MiB', {
+          bytes: size,
+          placement: contender.placement,
+        });
+      }
+    } finally {
+      await server.stop();
+      context.step(`payload ${transport} fresh ${contender.label}`);
+    }
+  }
+}
 
 function stepsPerServer(context: ScenarioContext, sizes: number[], kinds: Kind[]) {
   return (spec: { id: ServerId }) =>
@@ -126,6 +193,8 @@ function callOf(contender: Contender, kind: Kind, size: number, argument: string
   switch (kind) {
     case 'text result':
       return { tool: `payload_text${suffix}`, args: { bytes: size } };
+    case 'lines result':
+      return { tool: `payload_lines${suffix}`, args: { bytes: size } };
     case 'image result':
       return { tool: `payload_image${suffix}`, args: { bytes: size } };
     case 'text argument':

@@ -1,10 +1,10 @@
 /**
- * weft's tools of the payload scenario: a text or image result of `bytes` bytes, and a text or
- * image (base64) argument whose size is answered, each inline, on a pool thread and in a pool
- * process. A tool module of its own (`module: import.meta.url`), as users write blocking tools.
+ * weft's tools of the payload scenario: a text, a document's lines or an image result of `bytes`
+ * bytes, and a text or image (base64) argument whose size is answered, each inline, on a pool
+ * thread and in a pool process. A tool module of its own (`module: import.meta.url`), as users write blocking tools.
  */
 import { type DefinedTool, defineTool } from '../../lib/tool.js';
-import { argumentSize, payloadImage, payloadText } from '../peers/payload-work.js';
+import { argumentSize, payloadImage, payloadLines, payloadText } from '../peers/payload-work.js';
 
 type Placement = 'inline' | 'thread' | 'process';
 const suffix = { inline: '', thread: '_thread', process: '_process' } as const;
@@ -30,6 +30,14 @@ const textResult = (placement: Placement) =>
     inputSchema: sized,
     ...where(placement),
     handler: ({ bytes }) => payloadText(bytes),
+  });
+const linesResult = (placement: Placement) =>
+  defineTool({
+    name: `payload_lines${suffix[placement]}`,
+    description: 'Answers a document of `bytes` bytes',
+    inputSchema: sized,
+    ...where(placement),
+    handler: ({ bytes }) => payloadLines(bytes),
   });
 const imageResult = (placement: Placement) =>
   defineTool({
@@ -61,6 +69,9 @@ const imageArgument = (placement: Placement) =>
 export const textInline = textResult('inline');
 export const textThread = textResult('thread');
 export const textProcess = textResult('process');
+export const linesInline = linesResult('inline');
+export const linesThread = linesResult('thread');
+export const linesProcess = linesResult('process');
 export const imageInline = imageResult('inline');
 export const imageThread = imageResult('thread');
 export const imageProcess = imageResult('process');
@@ -77,6 +88,9 @@ export const PAYLOAD_TOOLS: readonly DefinedTool[] = [
   textThread as DefinedTool,
   textProcess as DefinedTool,
   imageInline as DefinedTool,
+  linesInline as DefinedTool,
+  linesThread as DefinedTool,
+  linesProcess as DefinedTool,
   imageThread as DefinedTool,
   imageProcess as DefinedTool,
   argTextInline as DefinedTool,
