@@ -6,6 +6,9 @@
 import { Agent, type IncomingMessage, request } from 'node:http';
 import type { Wire, WireMessage } from './wire.js';
 
+/** Resends of one request whose kept-alive socket turned out closed, at most. */
+const RESENDS_ON_CLOSED_SOCKETS = 16;
+
 export class HttpWire implements Wire {
   onMessage: (message: WireMessage) => void = () => {};
   onClose: (reason: string) => void = () => {};
@@ -29,10 +32,10 @@ export class HttpWire implements Wire {
   }
 
   send(message: WireMessage): void {
-    this.#post(JSON.stringify(message), this.headersFor(message), true);
+    this.#post(JSON.stringify(message), this.headersFor(message), RESENDS_ON_CLOSED_SOCKETS);
   }
 
-  #post(body: string, extraHeaders: Record<string, string>, mayRetry: boolean): void {
+  #post(body: string, extraHeaders: Record<string, string>, resendsLeft: number): void {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       accept: 'application/json, text/event-stream',
@@ -55,10 +58,13 @@ export class HttpWire implements Wire {
     );
     post.on('error', (error: NodeJS.ErrnoException) => {
       // A kept-alive socket the server closed as idle just as this request went out: the request
-      // never reached it, so it is sent again on a fresh socket (once), as HTTP clients do. A large
-      // body is still being written when the close lands: EPIPE rather than ECONNRESET.
+      // never reached it, so it is sent again, as HTTP clients do. A large body is still being
+      // written when the close lands: EPIPE rather than ECONNRESET. The agent may hand out another
+      // socket the server closed in the same sweep (a full run ended so, at an 8 MiB argument), so
+      // it is sent again as long as the socket was a reused one (up to 16 times).
       const closedUnderIt = error.code === 'ECONNRESET' || error.code === 'EPIPE';
-      if (mayRetry && post.reusedSocket && closedUnderIt) this.#post(body, extraHeaders, false);
+      if (resendsLeft > 0 && post.reusedSocket && closedUnderIt)
+        this.#post(body, extraHeaders, resendsLeft - 1);
       else this.#fail(`HTTP request to port ${this.#port} failed: ${error.message}`);
     });
     post.end(body);
