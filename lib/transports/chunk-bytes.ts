@@ -4,9 +4,10 @@
  * Written as strings, chunks are encoded by Node into native memory the JavaScript heap does not
  * know of, so V8 sees only the strings and collects when they alone fill its budget: with 8 answers
  * of 8 MiB in flight over HTTP, the strings of finished answers grew the heap to 280-366 MiB before
- * a full collection, and the process peaked 100-250 MiB above SDK + Piscina's (issue 39). As a
+ * a full collection, and the process peaked 60-290 MiB above SDK + Piscina's (issue 39). As a
  * Buffer, the bytes count toward V8's next collection, which then comes sooner. It is the one
- * encoding Node would have made itself, and a joined or flattened string is never made on the way.
+ * encoding Node would have made itself, and no joined string is made on the way (a chunk that is
+ * a rope, as JSON.stringify's output is, is flattened by the encoding, as it was by Node's).
  */
 
 /** An answer with at least this many characters leaves as one Buffer; a smaller one as a string. */
