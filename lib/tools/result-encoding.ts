@@ -7,8 +7,8 @@
  * quotes, backslashes or control characters) can go out as it is. So the blocks' long strings that
  * qualify are set aside, the rest of the result is stringified with a marker in their place, and
  * the text comes back as pieces: the JSON around each marker, and each string itself between them.
- * Transports write the pieces one after the other (message-encoding.ts), so the long string goes to
- * the socket as the very string the handler returned.
+ * Transports encode the pieces one after the other into the answer's bytes (chunk-bytes.ts), so
+ * the long string is read once, from the very string the handler returned.
  */
 import { randomUUID } from 'node:crypto';
 import { encodeJson, type JsonText } from '../protocol/message-encoding.js';
