@@ -23,22 +23,18 @@ const sized = {
 } as const;
 const carrying = { type: 'object', properties: { data: { type: 'string' } }, required: ['data'] } as const;
 
-const textResult = (placement: Placement) =>
-  defineTool({
-    name: `payload_text${suffix[placement]}`,
-    description: 'Answers a text of `bytes` bytes',
-    inputSchema: sized,
-    ...where(placement),
-    handler: ({ bytes }) => payloadText(bytes),
-  });
-const linesResult = (placement: Placement) =>
-  defineTool({
-    name: `payload_lines${suffix[placement]}`,
-    description: 'Answers a document of `bytes` bytes',
-    inputSchema: sized,
-    ...where(placement),
-    handler: ({ bytes }) => payloadLines(bytes),
-  });
+/** A tool answering the text `make` builds for `bytes`, run where `placement` says. */
+const sizedText =
+  (stem: string, description: string, make: (bytes: number) => string) => (placement: Placement) =>
+    defineTool({
+      name: `${stem}${suffix[placement]}`,
+      description,
+      inputSchema: sized,
+      ...where(placement),
+      handler: ({ bytes }) => make(bytes),
+    });
+const textResult = sizedText('payload_text', 'Answers a text of `bytes` bytes', payloadText);
+const linesResult = sizedText('payload_lines', 'Answers a document of `bytes` bytes', payloadLines);
 const imageResult = (placement: Placement) =>
   defineTool({
     name: `payload_image${suffix[placement]}`,

@@ -48,6 +48,16 @@ const KNOWN_TEXT: unique symbol = Symbol('weft.encodedText');
 const KNOWN_CHUNKS: unique symbol = Symbol('weft.encodedChunks');
 type WithKnownText = { [KNOWN_TEXT]?: string; [KNOWN_CHUNKS]?: readonly string[] };
 
+/**
+ * Pieces of a text as one string, made by concatenation: V8 keeps it as a rope of the pieces, so
+ * large pieces are referenced, not copied (reading it as a whole, a slice or a search, flattens it).
+ */
+export function concatenated(pieces: readonly string[]): string {
+  let text = '';
+  for (const piece of pieces) text += piece;
+  return text;
+}
+
 /** Encodes any value as JSON text; never throws. */
 export function encodeJson(value: unknown): JsonText {
   let text: string | undefined;

@@ -16,7 +16,7 @@ import {
   RESULT_TASK,
 } from '../protocol/eras.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import { EncodedResult, encodeJson, type JsonText } from '../protocol/message-encoding.js';
+import { concatenated, EncodedResult, encodeJson, type JsonText } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { type CacheOptions, resolveCacheHint } from './cache-hints.js';
 import { InputRequiredAnswer } from './mrtr-rounds.js';
@@ -98,9 +98,7 @@ export class ModernAnswers {
     // would flatten it, a copy of every long string. A text in pieces is never an empty object.
     const [first, ...others] = value.pieces;
     const pieces = [`${this.#prefix},${first!.slice(1)}`, ...others];
-    let text = '';
-    for (const piece of pieces) text += piece;
-    return { result, json: { ok: true, text, pieces } };
+    return { result, json: { ok: true, text: concatenated(pieces), pieces } };
   }
 
   /** An encoded result's text with the modern fields in front of its own. */

@@ -11,7 +11,7 @@
  * the long string is read once, from the very string the handler returned.
  */
 import { randomUUID } from 'node:crypto';
-import { encodeJson, type JsonText } from '../protocol/message-encoding.js';
+import { concatenated, encodeJson, type JsonText } from '../protocol/message-encoding.js';
 import { isJsonVerbatim } from '../protocol/plain-text.js';
 import type { CallToolResult } from './content.js';
 
@@ -83,8 +83,5 @@ function splitAtMarkers(text: string, setAside: readonly string[]): JsonText | u
   }
   if (text.includes(MARKER, from)) return undefined;
   pieces.push(text.slice(from));
-  // Each piece is added to the last: V8 keeps the result as a rope of the pieces, no copy.
-  let whole = '';
-  for (const piece of pieces) whole += piece;
-  return { ok: true, text: whole, pieces };
+  return { ok: true, text: concatenated(pieces), pieces };
 }

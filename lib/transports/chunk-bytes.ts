@@ -11,13 +11,23 @@
  */
 
 /** An answer with at least this many characters leaves as one Buffer; a smaller one as a string. */
-export const AS_BYTES_FROM_CHARS = 64 * 1024;
+const AS_BYTES_FROM_CHARS = 64 * 1024;
 
 /** Characters in a list of chunks. */
 export function charsIn(chunks: readonly string[]): number {
   let chars = 0;
   for (const chunk of chunks) chars += chunk.length;
   return chars;
+}
+
+/**
+ * What a transport writes for one answer's chunks (then `tail`): one string joined from them when
+ * the answer is small (one small copy costs less than writing them one by one), one Buffer of their
+ * bytes when it is large. The one place that draws that line, for every transport.
+ */
+export function answerPayload(chunks: readonly string[], tail = ''): string | Buffer {
+  if (charsIn(chunks) + tail.length >= AS_BYTES_FROM_CHARS) return chunksAsBytes(chunks, tail);
+  return chunks.length === 1 && tail === '' ? chunks[0]! : chunks.join('') + tail;
 }
 
 /** The chunks (then `tail`, when given) as one Buffer of their UTF-8 bytes. */

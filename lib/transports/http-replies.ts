@@ -4,7 +4,7 @@
  * the HTTP request, not any message in it).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AS_BYTES_FROM_CHARS, charsIn, chunksAsBytes } from './chunk-bytes.js';
+import { answerPayload } from './chunk-bytes.js';
 
 export function header(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
@@ -32,8 +32,8 @@ export function sendJson(
 
 /**
  * A JSON body written as its chunks in order (connection.encodeChunks), so a large result is never
- * first copied into one joined or flattened string: a large body is encoded once into a Buffer
- * (chunk-bytes.ts), a small one joined. Either way it leaves in one write, with its length given
+ * first copied into one joined string: a large body is encoded once into a Buffer, a small one
+ * joined (chunk-bytes.ts). Either way it leaves in one write, with its length given
  * (chunked encoding would end it with a write of its own, which the client waits for).
  */
 export function sendJsonChunks(
@@ -42,11 +42,11 @@ export function sendJsonChunks(
   chunks: readonly string[],
   headers: Record<string, string> = {},
 ): void {
-  if (chunks.length === 1 || charsIn(chunks) < AS_BYTES_FROM_CHARS) {
-    sendJson(response, status, chunks.length === 1 ? chunks[0]! : chunks.join(''), headers);
+  const body = answerPayload(chunks);
+  if (typeof body === 'string') {
+    sendJson(response, status, body, headers);
     return;
   }
-  const body = chunksAsBytes(chunks);
   response.writeHead(status, {
     'content-type': 'application/json',
     'content-length': String(body.length),

@@ -13,6 +13,7 @@
  */
 import type { Principal } from '../auth/principal.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
+import { concatenated } from '../protocol/message-encoding.js';
 import { HTTP_DEFAULT_VERSION } from '../protocol/versions.js';
 import type { PeerAddress } from '../router/session.js';
 import type { Connect, Connection } from './connection.js';
@@ -129,11 +130,4 @@ export class HttpSession {
     this.#writers.clear();
     this.store.clear();
   }
-}
-
-/** The chunks as one string, made by concatenation: pieces this large are referenced, not copied. */
-function concatenated(chunks: readonly string[]): string {
-  let text = '';
-  for (const chunk of chunks) text += chunk;
-  return text;
 }

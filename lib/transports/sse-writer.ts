@@ -8,7 +8,7 @@
  * (`watchReader`) is ended when its reader stops reading, never because one message is large.
  */
 import type { ServerResponse } from 'node:http';
-import { AS_BYTES_FROM_CHARS, charsIn, chunksAsBytes } from './chunk-bytes.js';
+import { answerPayload, charsIn } from './chunk-bytes.js';
 import { type ReaderBounds, StalledReaderWatch } from './stalled-reader.js';
 
 export class SseWriter {
@@ -103,16 +103,7 @@ export class SseWriter {
     const chunks = typeof data === 'string' ? [data] : data;
     const bytes = head.length + 2 + charsIn(chunks);
     if (this.ended || (this.#watch !== undefined && !this.#watch.admits(bytes))) return;
-    if (bytes >= AS_BYTES_FROM_CHARS) {
-      // A large event is encoded once, into a Buffer the garbage collector counts (chunk-bytes.ts).
-      this.#response.write(chunksAsBytes([head, ...chunks], '\n\n'));
-    } else {
-      this.#response.cork();
-      this.#response.write(head);
-      for (const chunk of chunks) this.#response.write(chunk);
-      this.#response.write('\n\n');
-      this.#response.uncork();
-    }
+    this.#response.write(answerPayload([head, ...chunks], '\n\n'));
     this.#watch?.wrote(bytes);
   }
 

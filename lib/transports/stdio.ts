@@ -11,7 +11,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { failure, type JsonRpcMessage, parseError } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
-import { AS_BYTES_FROM_CHARS, charsIn, chunksAsBytes } from './chunk-bytes.js';
+import { answerPayload } from './chunk-bytes.js';
 import type { Connect, Connection } from './connection.js';
 import { type LineEvent, LineSplitter } from './line-splitter.js';
 
@@ -142,14 +142,15 @@ export class StdioTransport {
     let small: string[] = [];
     let writable = true;
     for (const chunks of outbox) {
-      if (charsIn(chunks) < AS_BYTES_FROM_CHARS) {
-        small.push(chunks.length === 1 ? chunks[0]! : chunks.join(''));
+      const payload = answerPayload(chunks);
+      if (typeof payload === 'string') {
+        small.push(payload);
         continue;
       }
       if (small.length > 0) this.#output.write(`${small.join('\n')}\n`);
       small = [];
-      // Encoded once into a Buffer the garbage collector counts (chunk-bytes.ts).
-      writable = this.#output.write(chunksAsBytes(chunks, '\n'));
+      this.#output.write(payload);
+      writable = this.#output.write('\n');
     }
     if (small.length > 0) writable = this.#output.write(`${small.join('\n')}\n`);
     this.#output.uncork();
