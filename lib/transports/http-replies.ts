@@ -3,7 +3,9 @@
  * header, what the client accepts, and JSON replies (JSON-RPC errors carry `id: null`: they answer
  * the HTTP request, not any message in it).
  */
+
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JsonPiece } from '../protocol/message-encoding.js';
 import { answerPayload } from './chunk-bytes.js';
 
 export function header(request: IncomingMessage, name: string): string | undefined {
@@ -39,7 +41,7 @@ export function sendJson(
 export function sendJsonChunks(
   response: ServerResponse,
   status: number,
-  chunks: readonly string[],
+  chunks: readonly JsonPiece[],
   headers: Record<string, string> = {},
 ): void {
   const body = answerPayload(chunks);

@@ -3,7 +3,9 @@
  * a slow one (which stops for a while, then reads on) whole, on every transport and in both eras:
  * stdio, legacy Streamable HTTP (SSE), 2026-07-28 HTTP (JSON, and SSE when progress came first),
  * WebSocket. A stream used to be cut the moment more than `maxStreamBacklogBytes` (4 MiB) was
- * unsent, which one large answer always is. A reader that really stops is still cut, by time.
+ * unsent, which one large answer always is. A reader that really stops is still cut, by time. The
+ * 8 MiB answer is a document whose every line JSON must escape (it leaves as escaped bytes, not as
+ * the handler's string); the 64 MiB one is a text JSON writes as it is.
  */
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -15,7 +17,7 @@ import type { McpServer } from '../../lib/index.js';
 import { openSocket } from '../support/websocket-upgrade.js';
 import { HttpPeer } from '../transports/http-peer.js';
 import { envelope, sseMessages, standardHeaders, type Wire } from '../transports/modern-http-peer.js';
-import { largeAnswerServer, MIB } from './large-answer-tools.js';
+import { answerText, largeAnswerServer, MIB } from './large-answer-tools.js';
 
 const SERVER_SCRIPT = fileURLToPath(new URL('./large-answer-tools.js', import.meta.url));
 const SIZES = [8, 64];
@@ -48,14 +50,17 @@ function paceReading(source: Readable, slow: boolean): void {
 function callParams(era: Era, mib: number, progress: boolean): Record<string, unknown> {
   const meta: Record<string, unknown> = era === 'modern' ? envelope() : {};
   if (progress) meta.progressToken = 'p';
-  return { name: 'large', arguments: { mib }, _meta: meta };
+  return { name: 'large', arguments: { mib, document: isDocument(mib) }, _meta: meta };
 }
+
+const isDocument = (mib: number) => mib < 64;
 
 function assertWhole(answer: Wire, mib: number): void {
   assert.ok(answer, 'an answer arrived');
   assert.equal(answer.error, undefined, JSON.stringify(answer.error));
   const text: string = answer.result.content[0].text;
   assert.equal(text.length, mib * MIB, 'the whole answer arrived');
+  assert.ok(text === answerText(mib, isDocument(mib)), 'the answer arrived as the tool wrote it');
 }
 
 /** The response with `id` among the newline-delimited messages of a child's stdout. */

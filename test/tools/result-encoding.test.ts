@@ -1,12 +1,14 @@
 /**
- * A result's JSON text in pieces (long strings as they are) against JSON.stringify of the whole
- * result, as an oracle: over random results whose blocks carry long strings that need escaping or
- * not, the pieces joined are exactly JSON.stringify's text; a long verbatim string is a piece of its
- * own; and a result that hides the stand-ins (a `toJSON`) still comes out right.
+ * A result's JSON text in pieces (long strings as they are, or escaped into bytes) against
+ * JSON.stringify of the whole result, as an oracle: over random results whose blocks carry long
+ * strings that need escaping or not, the pieces joined are exactly JSON.stringify's text; a long
+ * verbatim string is a piece of its own, one that needs escaping comes as bytes, one with a lone
+ * surrogate is stringified; and a result that hides the stand-ins (a `toJSON`) still comes out right.
  */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import type { JsonPiece } from '../../lib/protocol/message-encoding.js';
 import type { CallToolResult } from '../../lib/tools/content.js';
 import { encodeToolResult } from '../../lib/tools/result-encoding.js';
 
@@ -17,7 +19,7 @@ const longBase64 = noise.toString('base64');
 const longText = (tail: string) => `${'w'.repeat(LONG)}${tail}`;
 const longString = fc.oneof(
   fc.constant(longBase64),
-  fc.constantFrom('', '"', '\\', '\n', 'é', '\u0003', ' plain').map(longText),
+  fc.constantFrom('', '"', '\\', '\n', 'é', '\u0003', ' plain', '\ud800', '😀\t').map(longText),
   fc.string({ maxLength: 6 }),
 );
 
@@ -37,7 +39,8 @@ const block = fc.oneof(
   }),
 );
 
-const joined = (pieces: readonly string[]) => pieces.join('');
+const joined = (pieces: readonly JsonPiece[]) =>
+  Buffer.concat(pieces.map((piece) => (typeof piece === 'string' ? Buffer.from(piece) : piece))).toString();
 
 test('the pieces joined are JSON.stringify of the result, whatever its long strings hold', () => {
   fc.assert(
@@ -59,7 +62,7 @@ test('the pieces joined are JSON.stringify of the result, whatever its long stri
   );
 });
 
-test('a long string that needs no escaping is a piece of its own; one that does is stringified', () => {
+test('a long string that needs no escaping is a piece of its own; one that does is escaped into bytes', () => {
   const image = encodeToolResult({ content: [{ type: 'image', data: longBase64, mimeType: 'image/png' }] });
   assert.ok(image.ok && image.pieces !== undefined);
   assert.equal(image.pieces.length, 3);
@@ -67,8 +70,17 @@ test('a long string that needs no escaping is a piece of its own; one that does 
   assert.equal(image.pieces[0], '{"content":[{"type":"image","data":"');
 
   const lines = encodeToolResult({ content: [{ type: 'text', text: longText('\nmore') }] });
-  assert.ok(lines.ok);
-  assert.equal(lines.pieces, undefined);
+  assert.ok(lines.ok && lines.pieces !== undefined);
+  assert.equal(lines.pieces[0], '{"content":[{"type":"text","text":"');
+  assert.ok(lines.pieces.slice(1, -1).every((piece) => piece instanceof Uint8Array));
+  assert.equal(
+    joined(lines.pieces),
+    JSON.stringify({ content: [{ type: 'text', text: longText('\nmore') }] }),
+  );
+
+  const lone = encodeToolResult({ content: [{ type: 'text', text: longText('\udc00') }] });
+  assert.ok(lone.ok);
+  assert.equal(lone.pieces, undefined, 'a lone surrogate is left to JSON.stringify (\\udc00)');
 
   const short = encodeToolResult({ content: [{ type: 'text', text: 'hello' }] });
   assert.ok(short.ok);
