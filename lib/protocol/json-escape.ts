@@ -1,12 +1,18 @@
 /**
- * A long string's JSON form written straight into UTF-8 bytes, by a small WebAssembly module.
+ * A long string's JSON form, escaped by a small WebAssembly module at a quarter of JSON.stringify's
+ * cost.
  *
- * JSON.stringify escapes at 2.2-4 ns a byte on Node 20 and makes a second string as long as the
- * first, which the transport then encodes into bytes once more: for a document of 8 MiB with a
- * newline, a quote or a tab every twenty characters, that is 27-40 ms of one call's CPU, the same
- * for weft as for any server (issue 39). Here the string is encoded into the module's memory once
- * (Node's UTF-8 encoder), escaped sixteen bytes at a time (json-escape.wat), and the escaped bytes
- * copied out: 6.6-8.4 ms for the same text, and no escaped string left for the collector.
+ * JSON.stringify escapes at 2.2-4 ns a byte on Node 20: for a document of 8 MiB with a newline, a
+ * quote or a tab every twenty characters, that is 17-20 ms of one call's CPU (27-40 with the
+ * encoding that follows), the same for weft as for any server (issue 39). Here the string is
+ * encoded into the module's memory 16 Ki characters at a time (Node's UTF-8 encoder), escaped
+ * sixteen bytes at a time (json-escape.wat), and each escaped chunk read back as a string (a copy
+ * for ASCII; a UTF-8 decode otherwise): 6.6-8.4 ms for the same text, encoded.
+ *
+ * The chunks come back as strings, not Buffers: they are short-lived and small (under ~100 KiB for
+ * ordinary text), so they die in the young generation, where a Buffer's memory is outside the heap
+ * and every 64 MiB of it makes V8 start a full collection. Buffers were measured first: at 100 KiB a
+ * call, V8's helper threads spent 250 µs a call collecting against 140 for strings.
  *
  * A string that is not well formed (a lone surrogate) is left to JSON.stringify: it writes one as
  * \udxxx, which UTF-8 cannot carry. Each thread that escapes has its own instance (340 KiB of
@@ -50,15 +56,15 @@ function instantiated(): Escaper {
 }
 
 /**
- * The characters of `text` as JSON writes them between a string's quotes, as UTF-8 bytes in parts
- * of up to ~290 KiB (written one after the other, they are `JSON.stringify(text).slice(1, -1)`
- * encoded), or undefined when the text has a lone surrogate.
+ * The characters of `text` as JSON writes them between a string's quotes, in parts of 16 Ki
+ * characters and their escapes (joined, they are `JSON.stringify(text).slice(1, -1)`), or undefined
+ * when the text has a lone surrogate.
  */
-export function escapedJsonBytes(text: string): Uint8Array[] | undefined {
+export function escapedJson(text: string): string[] | undefined {
   if (!text.isWellFormed()) return undefined;
   escaper ??= instantiated();
   const { memory, escape: escapeInto } = escaper;
-  const parts: Uint8Array[] = [];
+  const parts: string[] = [];
   for (let from = 0; from < text.length; ) {
     let to = Math.min(from + CHUNK_CHARS, text.length);
     const last = text.charCodeAt(to - 1);
@@ -66,9 +72,8 @@ export function escapedJsonBytes(text: string): Uint8Array[] | undefined {
     const chunk = from === 0 && to === text.length ? text : text.slice(from, to);
     const length = memory.write(chunk, INPUT_AT, INPUT_BYTES, 'utf8');
     const end = escapeInto(INPUT_AT, length, OUTPUT_AT);
-    const part = Buffer.allocUnsafe(end - OUTPUT_AT);
-    memory.copy(part, 0, OUTPUT_AT, end);
-    parts.push(part);
+    // As many bytes as characters: ASCII, read back byte for byte (the escapes are ASCII too).
+    parts.push(memory.toString(length === chunk.length ? 'latin1' : 'utf8', OUTPUT_AT, end));
     from = to;
   }
   return parts;

@@ -17,29 +17,21 @@ import { ErrorCode } from './error-codes.js';
 import type { JsonRpcMessage, JsonRpcSuccess, RequestId } from './json-rpc.js';
 
 /**
- * A piece of JSON text: a string, or the UTF-8 bytes of one (a long string escaped straight into
- * bytes, json-escape.ts). Written one after the other, pieces are the text.
- */
-export type JsonPiece = string | Uint8Array;
-
-/**
  * A value as JSON text, or why it has none (a phrase: "a BigInt at content[0].text"). `pieces`, when
- * present, are the text cut where long strings sit as they are or as their escaped bytes
- * (result-encoding.ts): a writer that takes them never copies those strings into another, and the
- * first piece is always a string. `text` is then made only when read (jsonInPieces).
+ * present, are the text cut where long strings sit as they are (result-encoding.ts): written in
+ * order they are the text, and a writer that takes them never copies those strings.
  */
 export type JsonText =
-  | { ok: true; readonly text: string; pieces?: readonly JsonPiece[] }
+  | { ok: true; text: string; pieces?: readonly string[] }
   | { ok: false; problem: string };
-
-/** A JSON text that is there. */
-export type SomeJsonText = Extract<JsonText, { ok: true }>;
 
 /** A result already encoded by whoever produced it (tools/call), handed to the router as such. */
 export class EncodedResult {
   constructor(
     readonly value: unknown,
-    readonly json: SomeJsonText,
+    readonly text: string,
+    /** The text in pieces, when it was made so (see JsonText). */
+    readonly pieces?: readonly string[],
   ) {}
 }
 
@@ -47,47 +39,23 @@ export class EncodedResult {
 export type EncodingReport = (detail: string) => void;
 
 /**
- * A message's text, when already known, carried on the message under a symbol key as its pieces
- * (the envelope's head, the result's own text or pieces, the closing brace): JSON.stringify and every
- * reader of the message's fields ignore symbol keys, and unlike a WeakMap keyed by message it gives
- * the garbage collector no ephemeron table to walk at tens of thousands of calls/s.
+ * A message's text, when already known, carried on the message under a symbol key: JSON.stringify
+ * and every reader of the message's fields ignore symbol keys, and unlike a WeakMap keyed by
+ * message it gives the garbage collector no ephemeron table to walk at tens of thousands of calls/s.
  */
+const KNOWN_TEXT: unique symbol = Symbol('weft.encodedText');
+/** The same text as its pieces: the envelope's head, the result's own text, the closing brace. */
 const KNOWN_CHUNKS: unique symbol = Symbol('weft.encodedChunks');
-type WithKnownText = { [KNOWN_CHUNKS]?: readonly JsonPiece[] };
+type WithKnownText = { [KNOWN_TEXT]?: string; [KNOWN_CHUNKS]?: readonly string[] };
 
 /**
  * Pieces of a text as one string, made by concatenation: V8 keeps it as a rope of the pieces, so
  * large pieces are referenced, not copied (reading it as a whole, a slice or a search, flattens it).
- * Bytes are decoded, a copy: only a reader that needs the whole text as a string pays it.
  */
-export function concatenated(pieces: readonly JsonPiece[]): string {
+export function concatenated(pieces: readonly string[]): string {
   let text = '';
-  for (const piece of pieces)
-    text +=
-      typeof piece === 'string'
-        ? piece
-        : Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength).toString('utf8');
+  for (const piece of pieces) text += piece;
   return text;
-}
-
-/** Characters in pieces of JSON text, counting a byte of an escaped piece as one. */
-export function lengthOf(pieces: readonly JsonPiece[]): number {
-  let length = 0;
-  for (const piece of pieces) length += typeof piece === 'string' ? piece.length : piece.byteLength;
-  return length;
-}
-
-/** A JSON text in pieces, its whole `text` made on first read only. */
-export function jsonInPieces(pieces: readonly JsonPiece[]): SomeJsonText {
-  let text: string | undefined;
-  return {
-    ok: true,
-    pieces,
-    get text() {
-      text ??= concatenated(pieces);
-      return text;
-    },
-  };
 }
 
 /** Encodes any value as JSON text; never throws. */
@@ -103,17 +71,22 @@ export function encodeJson(value: unknown): JsonText {
 }
 
 /**
- * A success response whose result text is already known, so encoding it costs nothing until a
- * transport writes it: its chunks are the envelope's head, the result's pieces and the closing brace.
+ * A success response whose result text is already known, so encoding it costs a concatenation
+ * (a rope: V8 does not copy the result's text into it), and its chunks are the result's pieces.
  */
-export function encodedSuccess(id: RequestId, result: unknown, resultJson: SomeJsonText): JsonRpcSuccess {
+export function encodedSuccess(
+  id: RequestId,
+  result: unknown,
+  resultText: string,
+  resultPieces?: readonly string[],
+): JsonRpcSuccess {
   const head = `{"jsonrpc":"2.0","id":${typeof id === 'number' ? id : JSON.stringify(id)},"result":`;
   const message: JsonRpcSuccess & WithKnownText = {
     jsonrpc: '2.0',
     id,
     result,
-    [KNOWN_CHUNKS]:
-      resultJson.pieces === undefined ? [head, resultJson.text, '}'] : [head, ...resultJson.pieces, '}'],
+    [KNOWN_TEXT]: `${head}${resultText}}`,
+    [KNOWN_CHUNKS]: resultPieces === undefined ? [head, resultText, '}'] : [head, ...resultPieces, '}'],
   };
   return message;
 }
@@ -127,7 +100,7 @@ export function encodedSuccess(id: RequestId, result: unknown, resultJson: SomeJ
 export function encodeMessageChunks(
   message: JsonRpcMessage | JsonRpcMessage[],
   report: EncodingReport,
-): readonly JsonPiece[] | undefined {
+): readonly string[] | undefined {
   const chunks = Array.isArray(message) ? undefined : (message as WithKnownText)[KNOWN_CHUNKS];
   if (chunks !== undefined) return chunks;
   const text = encodeMessage(message, report);
@@ -153,8 +126,8 @@ export function encodeMessage(
 }
 
 function encodeOne(message: JsonRpcMessage, report: EncodingReport): string | undefined {
-  const known = (message as WithKnownText)[KNOWN_CHUNKS];
-  if (known !== undefined) return concatenated(known);
+  const known = (message as WithKnownText)[KNOWN_TEXT];
+  if (known !== undefined) return known;
   const encoded = encodeJson(message);
   if (encoded.ok) return encoded.text;
   const isResponse = typeof message === 'object' && message !== null && !('method' in message);

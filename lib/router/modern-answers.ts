@@ -16,7 +16,7 @@ import {
   RESULT_TASK,
 } from '../protocol/eras.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import { EncodedResult, encodeJson, type JsonText, jsonInPieces } from '../protocol/message-encoding.js';
+import { concatenated, EncodedResult, encodeJson, type JsonText } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { type CacheOptions, resolveCacheHint } from './cache-hints.js';
 import { InputRequiredAnswer } from './mrtr-rounds.js';
@@ -85,22 +85,20 @@ export class ModernAnswers {
     }
     const body = value.value as Record<string, unknown> | null;
     const result = this.result(method, body);
-    const { pieces } = value.json;
-    const first = pieces === undefined ? value.json.text : pieces[0];
     const spliceable =
       typeof body === 'object' &&
       body !== null &&
       !('_meta' in body) &&
       !('resultType' in body) &&
       !this.#hints.has(method) &&
-      typeof first === 'string' &&
-      first.startsWith('{');
+      (value.pieces?.[0] ?? value.text).startsWith('{');
     if (!spliceable) return { result, json: encodeJson(result) };
-    if (pieces === undefined) return { result, json: { ok: true, text: this.#spliced(first) } };
-    // In pieces (long strings as they are or escaped into bytes), only the first is spliced:
-    // reading the whole text would flatten it, a copy of every long string. A text in pieces is
-    // never an empty object.
-    return { result, json: jsonInPieces([`${this.#prefix},${first.slice(1)}`, ...pieces.slice(1)]) };
+    if (value.pieces === undefined) return { result, json: { ok: true, text: this.#spliced(value.text) } };
+    // In pieces (long strings as they are), only the first is spliced: reading the whole text
+    // would flatten it, a copy of every long string. A text in pieces is never an empty object.
+    const [first, ...others] = value.pieces;
+    const pieces = [`${this.#prefix},${first!.slice(1)}`, ...others];
+    return { result, json: { ok: true, text: concatenated(pieces), pieces } };
   }
 
   /** An encoded result's text with the modern fields in front of its own. */

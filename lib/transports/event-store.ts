@@ -10,8 +10,6 @@
  * the serialized JSON the stream carries, so replay costs no second serialization. Event ids are `<stream>_<seq>`, so an id alone
  * says which stream to resume; `<stream>_0` means "before the first message".
  */
-import { type JsonPiece, lengthOf } from '../protocol/message-encoding.js';
-
 /**
  * The bytes of events stored across every session's store, with one bound for them all: past it the
  * oldest event anywhere is forgotten first. Without it the per-session bounds multiply by the number
@@ -76,16 +74,14 @@ export interface BudgetEntry {
   newer: BudgetEntry | undefined;
 }
 
-/** The JSON text of a message (or batch), whole or as its pieces (message-encoding.ts). */
-export type EventData = string | readonly JsonPiece[];
-
 export interface StoredEvent {
   id: string;
-  data: EventData;
+  /** The JSON text of the message (or batch). */
+  data: string;
 }
 
 interface StreamLog {
-  events: { seq: number; data: EventData; size: number }[];
+  events: { seq: number; data: string }[];
   nextSeq: number;
   finished: boolean;
 }
@@ -133,14 +129,13 @@ export class EventStore {
   }
 
   /** Stores one event's JSON text and returns its id. */
-  append(streamId: string, data: EventData): string {
+  append(streamId: string, data: string): string {
     const log = this.#streams.get(streamId);
     if (!log) throw new Error(`weft: event store has no stream ${streamId}`);
     const seq = log.nextSeq++;
-    const size = typeof data === 'string' ? data.length : lengthOf(data);
-    log.events.push({ seq, data, size });
-    this.#arrivals.push({ streamId, entry: this.#budget?.added(this, size) });
-    this.#bytes += size;
+    log.events.push({ seq, data });
+    this.#arrivals.push({ streamId, entry: this.#budget?.added(this, data.length) });
+    this.#bytes += data.length;
     while (this.#arrivals.length > this.#maxEvents || this.#bytes > this.#maxBytes) this.#evictOldest();
     this.#budget?.trim();
     return `${streamId}_${seq}`;
@@ -178,7 +173,7 @@ export class EventStore {
     const log = this.#streams.get(arrival.streamId);
     if (!log) return;
     const evicted = log.events.shift();
-    if (evicted) this.#bytes -= evicted.size;
+    if (evicted) this.#bytes -= evicted.data.length;
     if (log.finished && log.events.length === 0) this.#streams.delete(arrival.streamId);
   }
 }

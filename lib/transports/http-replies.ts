@@ -3,9 +3,7 @@
  * header, what the client accepts, and JSON replies (JSON-RPC errors carry `id: null`: they answer
  * the HTTP request, not any message in it).
  */
-
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { JsonPiece } from '../protocol/message-encoding.js';
 import { answerPayload } from './chunk-bytes.js';
 
 export function header(request: IncomingMessage, name: string): string | undefined {
@@ -41,7 +39,7 @@ export function sendJson(
 export function sendJsonChunks(
   response: ServerResponse,
   status: number,
-  chunks: readonly JsonPiece[],
+  chunks: readonly string[],
   headers: Record<string, string> = {},
 ): void {
   const body = answerPayload(chunks);

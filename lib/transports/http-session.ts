@@ -13,6 +13,7 @@
  */
 import type { Principal } from '../auth/principal.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
+import { concatenated } from '../protocol/message-encoding.js';
 import { HTTP_DEFAULT_VERSION } from '../protocol/versions.js';
 import type { PeerAddress } from '../router/session.js';
 import type { Connect, Connection } from './connection.js';
@@ -73,9 +74,10 @@ export class HttpSession {
     if (this.#closed) return;
     const chunks = this.connection.encodeChunks(message);
     if (chunks === undefined) return;
-    // The store keeps the pieces for a resume, and the stream writes them as they are: a joined or
-    // flattened text would be copied once more before it is sent (issue 39).
-    const eventId = this.store.append(streamId, chunks);
+    // The store keeps the text for a resume; concatenated, a large result is not copied (V8 keeps
+    // the pieces), and the stream writes the pieces themselves: a joined or flattened text would be
+    // copied once more, and measured by the socket once more, before it is sent (issue 39).
+    const eventId = this.store.append(streamId, concatenated(chunks));
     const writer = this.#writers.get(streamId);
     if (!writer || writer.ended) return;
     writer.event(eventId, chunks);

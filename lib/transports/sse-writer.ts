@@ -7,9 +7,7 @@
  * proxies from cutting an idle stream and lets a dead peer be noticed. A watched stream
  * (`watchReader`) is ended when its reader stops reading, never because one message is large.
  */
-
 import type { ServerResponse } from 'node:http';
-import type { JsonPiece } from '../protocol/message-encoding.js';
 import { answerPayload, charsIn } from './chunk-bytes.js';
 import { type ReaderBounds, StalledReaderWatch } from './stalled-reader.js';
 
@@ -61,12 +59,12 @@ export class SseWriter {
   }
 
   /** Writes one message event; `data` is its JSON text, or its chunks (JSON never contains a raw newline). */
-  event(eventId: string, data: string | readonly JsonPiece[]): void {
+  event(eventId: string, data: string | readonly string[]): void {
     this.#message(`event: message\nid: ${eventId}\ndata: `, data);
   }
 
   /** Writes one message event without an id, for a stream that cannot be resumed; `data` as chunks. */
-  message(data: readonly JsonPiece[]): void {
+  message(data: readonly string[]): void {
     this.#message('event: message\ndata: ', data);
   }
 
@@ -101,7 +99,7 @@ export class SseWriter {
    * The event's head, its data and its end go out as chunks of their own: joined, a large answer
    * would be copied once more into a new string before the socket copies it again.
    */
-  #message(head: string, data: string | readonly JsonPiece[]): void {
+  #message(head: string, data: string | readonly string[]): void {
     const chunks = typeof data === 'string' ? [data] : data;
     const bytes = head.length + 2 + charsIn(chunks);
     if (this.ended || (this.#watch !== undefined && !this.#watch.admits(bytes))) return;

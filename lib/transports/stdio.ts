@@ -8,12 +8,10 @@
  * `id: null` (an oversized one with its id when its ends show it), and the stream carries on. A client that stops reading its answers is stopped being
  * read from (backpressure), so memory stays bounded; a client that is gone ends the connection.
  */
-
 import type { Readable, Writable } from 'node:stream';
 import { failure, type JsonRpcMessage, parseError } from '../protocol/json-rpc.js';
-import type { JsonPiece } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
-import { answerPayload, charsIn } from './chunk-bytes.js';
+import { answerPayload } from './chunk-bytes.js';
 import type { Connect, Connection } from './connection.js';
 import { type LineEvent, LineSplitter } from './line-splitter.js';
 
@@ -31,7 +29,7 @@ export class StdioTransport {
   readonly #splitter: LineSplitter;
   readonly #maxMessageBytes: number;
   /** Each message's text as chunks (connection.encodeChunks), in the order they were sent. */
-  #outbox: (readonly JsonPiece[])[] = [];
+  #outbox: (readonly string[])[] = [];
   /** Characters in #outbox: with stdout's own buffer, what the client has not yet been sent. */
   #outboxChars = 0;
   #flushScheduled = false;
@@ -119,9 +117,9 @@ export class StdioTransport {
     if (chunks !== undefined) this.#enqueue(chunks);
   }
 
-  #enqueue(chunks: readonly JsonPiece[]): void {
+  #enqueue(chunks: readonly string[]): void {
     this.#outbox.push(chunks);
-    this.#outboxChars += charsIn(chunks);
+    for (const chunk of chunks) this.#outboxChars += chunk.length;
     if (!this.#flushScheduled) {
       this.#flushScheduled = true;
       setImmediate(() => this.#flush());

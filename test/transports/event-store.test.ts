@@ -3,12 +3,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type EventData, EventStore, ReplayBudget } from '../../lib/transports/event-store.js';
+import { EventStore, ReplayBudget } from '../../lib/transports/event-store.js';
 
 const note = (n: number) =>
   JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { data: n } });
-const numbers = (events: { data: EventData }[]) =>
-  events.map((event) => JSON.parse(event.data as string).params.data);
+const numbers = (events: { data: string }[]) => events.map((event) => JSON.parse(event.data).params.data);
 const MiB = 1024 * 1024;
 
 describe('EventStore', () => {
