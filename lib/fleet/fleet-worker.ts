@@ -180,7 +180,9 @@ export class FleetWorker {
       if (this.#closing) return;
       for (const running of this.#running.values()) running.cancellation.cancel('shutdown');
     });
-    void this.#engine.warmUp([...this.#tools.values()]);
+    // Jobs are taken once the pool's threads are up, as a server opens its doors (server.ts): until
+    // then the main thread is busy with them, and a job taken then would start late on its deadline.
+    await this.#engine.warmUp([...this.#tools.values()]);
     // BullMQ leaves a connection it was handed open when it closes: close() disconnects it.
     this.#workerConnection = this.#commands.duplicate({ maxRetriesPerRequest: null, lazyConnect: false });
     const lockMs = this.#options.lockMs;

@@ -9,8 +9,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 export interface ReadyChildOptions<T> {
   /** What it is, for the errors ("the demo", "the replica"). */
   name: string;
-  /** Looks at everything printed so far; the child is ready once this returns a value. */
-  ready: (output: string) => T | null | undefined;
+  /** Looks at everything printed so far (and the child, for its pid); ready once this returns a value. */
+  ready: (output: string, child: ChildProcess) => T | null | undefined;
   /** Environment over the test's own. */
   env?: Record<string, string>;
   /** Reads stdout as well as stderr (by default stdout is ignored). */
@@ -42,7 +42,7 @@ export function startReadyChild<T>(
     });
     const onData = (chunk: Buffer) => {
       output += chunk;
-      const found = ready(output);
+      const found = ready(output, child);
       if (found === null || found === undefined) return;
       clearTimeout(timer);
       resolve({ child, ready: found, output: () => output });
