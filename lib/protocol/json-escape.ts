@@ -11,11 +11,12 @@
  *
  * The chunks come back as strings, not Buffers: they are short-lived and small (under ~100 KiB for
  * ordinary text), so they die in the young generation, where a Buffer's memory is outside the heap
- * and every 64 MiB of it makes V8 start a full collection. Buffers were measured first: at 100 KiB a
- * call, V8's helper threads spent 250 µs a call collecting against 140 for strings.
+ * and each 64 MiB more of it makes V8 start a full collection. Buffers were measured first: a
+ * document's 100 KiB over stdio, 8 in flight, cost 404-532 µs a call (about 250 of them in V8's
+ * collector threads) against 230-268 with strings.
  *
  * A string that is not well formed (a lone surrogate) is left to JSON.stringify: it writes one as
- * \udxxx, which UTF-8 cannot carry. Each thread that escapes has its own instance (340 KiB of
+ * \udxxx, which UTF-8 cannot carry. Each thread that escapes has its own instance (384 KiB of
  * memory, made on first use).
  */
 import { JSON_ESCAPE_MODULE_BASE64 } from './json-escape-module.js';

@@ -35,7 +35,7 @@ type Fields = Record<string, unknown>;
 /** A string set aside: as it is (JSON writes it so), or its escaped characters in parts. */
 type SetAside = string | readonly string[];
 
-/** The result's JSON text, in pieces when some of its long strings go as they are. */
+/** The result's JSON text, in pieces when it has long strings (set aside as they are, or escaped). */
 export function encodeToolResult(result: CallToolResult): JsonText {
   const setAside: SetAside[] = [];
   const content = result.content;
