@@ -3,9 +3,6 @@
  * Assembles lib/protocol/json-escape.wat into lib/protocol/json-escape-module.ts (the module's bytes
  * as base64), so the build needs no WebAssembly tooling and nothing is read from disk at run time.
  * Run it after editing the .wat; test/protocol/json-escape.test.ts fails while the two disagree.
- *
- *   node scripts/build-json-escape.mjs          writes the module
- *   node scripts/build-json-escape.mjs --print  prints the base64 only (what the test compares)
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -27,23 +24,19 @@ export async function assembledBase64() {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const base64 = await assembledBase64();
-  if (process.argv.includes('--print')) {
-    process.stdout.write(`${base64}\n`);
-  } else {
-    const lines = base64.match(/.{1,96}/g).map((line) => `  '${line}',`);
-    writeFileSync(
-      modulePath,
-      [
-        '/**',
-        ' * The WebAssembly module assembled from json-escape.wat by scripts/build-json-escape.mjs: do not',
-        ' * edit; edit the .wat and run the script (the json-escape test checks that the two agree).',
-        ' */',
-        'export const JSON_ESCAPE_MODULE_BASE64 = [',
-        ...lines,
-        "].join('');",
-        '',
-      ].join('\n'),
-    );
-    console.log(`wrote ${modulePath} (${Buffer.from(base64, 'base64').length} bytes of WebAssembly)`);
-  }
+  const lines = base64.match(/.{1,96}/g).map((line) => `  '${line}',`);
+  writeFileSync(
+    modulePath,
+    [
+      '/**',
+      ' * The WebAssembly module assembled from json-escape.wat by scripts/build-json-escape.mjs: do not',
+      ' * edit; edit the .wat and run the script (the json-escape test checks that the two agree).',
+      ' */',
+      'export const JSON_ESCAPE_MODULE_BASE64 = [',
+      ...lines,
+      "].join('');",
+      '',
+    ].join('\n'),
+  );
+  console.log(`wrote ${modulePath} (${Buffer.from(base64, 'base64').length} bytes of WebAssembly)`);
 }

@@ -87,7 +87,7 @@ export const payload: Scenario = {
   quick: true,
   steps(budget, servers) {
     const { sizes, kinds, transports } = plan(budget);
-    const present = CONTENDERS.filter((contender) => servers.some((spec) => spec.id === contender.server));
+    const present = contendersAmong(servers);
     const fresh = freshPlan(sizes, kinds, present);
     return (
       present.length * sizes.length * kinds.length * transports.length * budget.repeats +
@@ -124,6 +124,11 @@ export const payload: Scenario = {
   },
 };
 
+/** The contenders whose server takes part in this run. */
+function contendersAmong(servers: readonly { id: ServerId }[]): Contender[] {
+  return CONTENDERS.filter((contender) => servers.some((spec) => spec.id === contender.server));
+}
+
 /** What the fresh-server peaks cover: the largest size's results, when it is 8 MiB (the full run). */
 function freshPlan(sizes: number[], kinds: Kind[], present: readonly Contender[]) {
   const size = Math.max(...sizes);
@@ -147,10 +152,7 @@ async function measureFreshPeaks(
   sizes: number[],
   kinds: Kind[],
 ): Promise<void> {
-  const present = CONTENDERS.filter((contender) =>
-    context.servers.some((spec) => spec.id === contender.server),
-  );
-  const { size, resultKinds, contenders } = freshPlan(sizes, kinds, present);
+  const { size, resultKinds, contenders } = freshPlan(sizes, kinds, contendersAmong(context.servers));
   for (const contender of contenders) {
     const spec = context.servers.find((candidate) => candidate.id === contender.server)!;
     const server = await startServer(spec, transport);

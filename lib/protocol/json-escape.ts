@@ -70,7 +70,7 @@ export function escapedJson(text: string): string[] | undefined {
     let to = Math.min(from + CHUNK_CHARS, text.length);
     const last = text.charCodeAt(to - 1);
     if (to < text.length && last >= 0xd800 && last <= 0xdbff) to--;
-    const chunk = from === 0 && to === text.length ? text : text.slice(from, to);
+    const chunk = text.slice(from, to);
     const length = memory.write(chunk, INPUT_AT, INPUT_BYTES, 'utf8');
     const end = escapeInto(INPUT_AT, length, OUTPUT_AT);
     // As many bytes as characters: ASCII, read back byte for byte (the escapes are ASCII too).

@@ -19,8 +19,8 @@ import { concatenated, encodeJson, type JsonText } from '../protocol/message-enc
 import { isJsonVerbatim } from '../protocol/plain-text.js';
 import type { CallToolResult } from './content.js';
 
-/** Strings shorter than this are stringified with the rest: the checks would cost more than the copy. */
-const VERBATIM_MIN_CHARS = 64 * 1024;
+/** Strings shorter than this are stringified with the rest: setting one aside (the checks, or the escaper) would cost more. */
+const LONG_STRING_MIN_CHARS = 64 * 1024;
 
 /**
  * What stands in for a set-aside string while the rest is stringified: a token no handler can
@@ -58,7 +58,7 @@ function withoutLongStrings(block: Fields, setAside: SetAside[]): Fields {
   let copy: Fields | undefined;
   const setAsideField = (holder: Fields, field: string): Fields | undefined => {
     const value = holder[field];
-    if (typeof value !== 'string' || value.length < VERBATIM_MIN_CHARS) return undefined;
+    if (typeof value !== 'string' || value.length < LONG_STRING_MIN_CHARS) return undefined;
     const piece = isJsonVerbatim(value) ? value : escapedJson(value);
     if (piece === undefined) return undefined;
     const marked = { ...holder, [field]: `${MARKER}${setAside.length}` };
