@@ -296,8 +296,8 @@ export class LegacyHttpSessions {
     }
     const writer = new SseWriter(response);
     writer.open(headers, this.#options.keepAliveMs);
-    for (const event of resumed.events) writer.event(event.id, event.data);
-    if (session.store.isFinished(resumed.streamId)) writer.end();
+    for (const event of resumed.events) writer.frame(event.frame);
+    if (session.store.isFinished(resumed.streamId)) session.endDelivered(resumed.streamId, writer);
     else session.attach(resumed.streamId, writer);
   }
 

@@ -8,8 +8,22 @@
  * (`watchReader`) is ended when its reader stops reading, never because one message is large.
  */
 import type { ServerResponse } from 'node:http';
-import { answerPayload, charsIn } from './chunk-bytes.js';
+import { answerPayload } from './chunk-bytes.js';
+import type { EventFrame } from './event-store.js';
 import { type ReaderBounds, StalledReaderWatch } from './stalled-reader.js';
+
+/**
+ * One message event with its id, as a resumable stream writes it and its store keeps it: the JSON's
+ * chunks (JSON never holds a raw newline) between the event's head and its end, encoded once
+ * (a large one as one Buffer, chunk-bytes.ts), never joined into one more string first.
+ */
+export function eventFrame(eventId: string, chunks: readonly string[]): EventFrame {
+  return messageFrame(`event: message\nid: ${eventId}\ndata: `, chunks);
+}
+
+function messageFrame(head: string, chunks: readonly string[]): EventFrame {
+  return answerPayload([head, ...chunks], '\n\n');
+}
 
 export class SseWriter {
   readonly #response: ServerResponse;
@@ -58,14 +72,16 @@ export class SseWriter {
     this.#watch = new StalledReaderWatch(() => this.backlogBytes, bounds, onStalled, true);
   }
 
-  /** Writes one message event; `data` is its JSON text, or its chunks (JSON never contains a raw newline). */
-  event(eventId: string, data: string | readonly string[]): void {
-    this.#message(`event: message\nid: ${eventId}\ndata: `, data);
+  /** Writes one event's frame (`eventFrame`'s, kept for replay): the same string or bytes every time. */
+  frame(frame: EventFrame): void {
+    if (this.ended || (this.#watch !== undefined && !this.#watch.admits(frame.length))) return;
+    this.#response.write(frame);
+    this.#watch?.wrote(frame.length);
   }
 
   /** Writes one message event without an id, for a stream that cannot be resumed; `data` as chunks. */
   message(data: readonly string[]): void {
-    this.#message('event: message\ndata: ', data);
+    this.frame(messageFrame('event: message\ndata: ', data));
   }
 
   /** Bytes written but not yet taken by the client: how far behind a slow reader has fallen. */
@@ -87,24 +103,21 @@ export class SseWriter {
     this.#response.destroy();
   }
 
+  /**
+   * `listener` runs once the stream has ended and its every byte was handed to the operating system
+   * (the response's 'finish'); never for a stream cut or dropped before that.
+   */
+  onDelivered(listener: () => void): void {
+    if (this.#response.writableFinished) listener();
+    else this.#response.once('finish', listener);
+  }
+
   onClose(listener: () => void): void {
     this.#response.once('close', listener);
   }
 
   #write(text: string): void {
     if (!this.ended) this.#response.write(text);
-  }
-
-  /**
-   * The event's head, its data and its end go out as chunks of their own: joined, a large answer
-   * would be copied once more into a new string before the socket copies it again.
-   */
-  #message(head: string, data: string | readonly string[]): void {
-    const chunks = typeof data === 'string' ? [data] : data;
-    const bytes = head.length + 2 + charsIn(chunks);
-    if (this.ended || (this.#watch !== undefined && !this.#watch.admits(bytes))) return;
-    this.#response.write(answerPayload([head, ...chunks], '\n\n'));
-    this.#watch?.wrote(bytes);
   }
 
   #stop(): void {

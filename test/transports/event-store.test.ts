@@ -3,11 +3,11 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { EventStore, ReplayBudget } from '../../lib/transports/event-store.js';
+import { EventStore, ReplayBudget, type StoredEvent } from '../../lib/transports/event-store.js';
 
 const note = (n: number) =>
   JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { data: n } });
-const numbers = (events: { data: string }[]) => events.map((event) => JSON.parse(event.data).params.data);
+const numbers = (events: StoredEvent[]) => events.map((event) => JSON.parse(String(event.frame)).params.data);
 const MiB = 1024 * 1024;
 
 describe('EventStore', () => {
@@ -82,5 +82,43 @@ describe('EventStore', () => {
     assert.equal(budget.entries, 10, 'past the budget the oldest anywhere go first');
     assert.equal(small.after(`${kept}_0`)!.events.length, 0, "the small store's events were the oldest");
     assert.deepEqual(numbers(big.after(`${flood}_0`)!.events), [12, 13, 14, 15, 16, 17, 18, 19, 20, 21]);
+  });
+
+  it('forgets a finished stream its reader took whole, leaving the other streams, the bounds and the budget as they were', () => {
+    const budget = new ReplayBudget(MiB);
+    const store = new EventStore(3, MiB, budget);
+    const delivered = store.openStream();
+    const open = store.openStream();
+    store.append(delivered, note(1));
+    store.append(open, note(2));
+    store.append(delivered, note(3));
+    store.forget(delivered);
+    assert.deepEqual(numbers(store.after(`${delivered}_0`)!.events), [1, 3], 'an unfinished stream is kept');
+    store.finish(delivered);
+    store.forget(delivered);
+    assert.equal(store.after(`${delivered}_0`), undefined, 'the finished stream is forgotten');
+    assert.deepEqual([budget.entries, budget.bytes], [1, note(2).length], 'its events left the budget');
+    store.append(open, note(4));
+    store.append(open, note(5));
+    assert.deepEqual(
+      numbers(store.after(`${open}_0`)!.events),
+      [2, 4, 5],
+      'its events no longer count to the bound',
+    );
+  });
+
+  it('keeps a large event as the bytes it was given, and bounds it by its bytes', () => {
+    const store = new EventStore(10, 1500);
+    const stream = store.openStream();
+    const frameOf = (id: string) => Buffer.from(`id: ${id}\ndata: ${'é'.repeat(700)}\n\n`);
+    const first = frameOf(store.nextId(stream));
+    assert.equal(store.append(stream, first), `${stream}_1`);
+    assert.equal(store.after(`${stream}_0`)!.events[0]!.frame, first, 'the same Buffer, not a copy');
+    store.append(stream, frameOf(store.nextId(stream)));
+    assert.deepEqual(
+      store.after(`${stream}_0`)!.events.map((event) => event.id),
+      [`${stream}_2`],
+      '1,400 characters but 2,800 bytes: over the bound, the older one goes',
+    );
   });
 });

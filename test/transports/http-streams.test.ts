@@ -11,29 +11,39 @@ import { HttpPeer, messagesOf, readEvents } from './http-peer.js';
 
 const outcomes: string[] = [];
 
+/** A large answer JSON must escape, with characters of two and three UTF-8 bytes (kept as bytes). */
+const LARGE_ANSWER = 'a "quoted" line,\tthen é and € \\ done\n'.repeat(8_000);
+
 function slowServer(): McpServer {
-  return new McpServer({ name: 'stream-test', version: '1.0.0', shutdownGraceMs: 2_000 }).tool({
-    name: 'slow',
-    description: 'Waits ms milliseconds, reporting progress first; records how it ended',
-    inputSchema: {
-      type: 'object',
-      properties: { ms: { type: 'integer' }, tag: { type: 'string' } },
-      required: ['ms', 'tag'],
-    },
-    handler: ({ ms, tag }, ctx) =>
-      new Promise<string>((resolve, reject) => {
-        ctx.progress(1, 2, 'started');
-        const timer = setTimeout(() => {
-          outcomes.push(`${tag}:finished`);
-          resolve(`slept ${ms} ms`);
-        }, ms);
-        ctx.signal.addEventListener('abort', () => {
-          clearTimeout(timer);
-          outcomes.push(`${tag}:aborted`);
-          reject(ctx.signal.reason);
-        });
-      }),
-  });
+  return new McpServer({ name: 'stream-test', version: '1.0.0', shutdownGraceMs: 2_000 })
+    .tool({
+      name: 'large_later',
+      description: 'Answers a large document after ms milliseconds',
+      inputSchema: { type: 'object', properties: { ms: { type: 'integer' } }, required: ['ms'] },
+      handler: ({ ms }) => new Promise<string>((resolve) => setTimeout(() => resolve(LARGE_ANSWER), ms)),
+    })
+    .tool({
+      name: 'slow',
+      description: 'Waits ms milliseconds, reporting progress first; records how it ended',
+      inputSchema: {
+        type: 'object',
+        properties: { ms: { type: 'integer' }, tag: { type: 'string' } },
+        required: ['ms', 'tag'],
+      },
+      handler: ({ ms, tag }, ctx) =>
+        new Promise<string>((resolve, reject) => {
+          ctx.progress(1, 2, 'started');
+          const timer = setTimeout(() => {
+            outcomes.push(`${tag}:finished`);
+            resolve(`slept ${ms} ms`);
+          }, ms);
+          ctx.signal.addEventListener('abort', () => {
+            clearTimeout(timer);
+            outcomes.push(`${tag}:aborted`);
+            reject(ctx.signal.reason);
+          });
+        }),
+    });
 }
 
 const call = (id: number, tag: string, ms: number) => ({
@@ -125,6 +135,47 @@ describe('Streamable HTTP streams', () => {
       [2],
       'only what came after the last seen event is replayed',
     );
+  });
+
+  it('replays a large answer whole, byte for byte, then forgets what the resumed stream delivered', async () => {
+    const peer = new HttpPeer(url);
+    await peer.initialize();
+    const controller = new AbortController();
+    const request = {
+      jsonrpc: '2.0',
+      id: 4,
+      method: 'tools/call',
+      params: { name: 'large_later', arguments: { ms: 200 } },
+    };
+    const response = await peer.post(request, {}, controller.signal);
+    const primed = await readEvents(response, (event) => event.id !== undefined);
+    controller.abort();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const lastSeen = { 'last-event-id': primed[0]!.id! };
+    const replayed = messagesOf(await readEvents(await peer.get(lastSeen)));
+    assert.equal(replayed.length, 1, 'the answer alone');
+    assert.equal(replayed[0].id, 4);
+    assert.equal(replayed[0].result.content[0].text, LARGE_ANSWER, 'the same text');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal((await peer.get(lastSeen)).status, 404, 'delivered whole, so no longer kept');
+  });
+
+  it('forgets the events of a stream it delivered whole, and keeps those of one the client left', async () => {
+    const peer = new HttpPeer(url);
+    await peer.initialize();
+    const delivered = await readEvents(await peer.post(call(5, 'delivered', 10)));
+    assert.equal(messagesOf(delivered).at(-1).id, 5, 'answered on its stream');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const deliveredFrom = { 'last-event-id': delivered[0]!.id! };
+    assert.equal((await peer.get(deliveredFrom)).status, 404, 'nothing kept of a delivered stream');
+
+    const controller = new AbortController();
+    const left = await peer.post(call(6, 'left', 200), {}, controller.signal);
+    const seen = await readEvents(left, (event) => event.id !== undefined);
+    controller.abort();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const resumed = messagesOf(await readEvents(await peer.get({ 'last-event-id': seen[0]!.id! })));
+    assert.equal(resumed.at(-1).id, 6, 'the answer the client missed is replayed');
   });
 
   it('closes a long call stream with retry (polling) and delivers the answer on the resumed stream', async () => {
