@@ -3,6 +3,7 @@
  * (Express's `express.json()`, Fastify's parser), so the handler can be mounted behind them.
  */
 import type { IncomingMessage } from 'node:http';
+import { utf8Text } from './utf8-text.js';
 
 export type BodyOutcome =
   | { kind: 'ok'; value: unknown }
@@ -16,7 +17,7 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
   }
   let text: string;
   if (parsed !== undefined) {
-    text = Buffer.isBuffer(parsed) ? parsed.toString('utf8') : (parsed as string);
+    text = Buffer.isBuffer(parsed) ? utf8Text(parsed) : (parsed as string);
     if (Buffer.byteLength(text) > maxBytes) return { kind: 'too-large', bytes: Buffer.byteLength(text) };
   } else {
     const declared = Number(request.headers['content-length']);
@@ -49,7 +50,7 @@ function readText(request: IncomingMessage, maxBytes: number): Promise<string | 
       chunks.push(chunk);
     };
     request.on('data', onData);
-    request.once('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    request.once('end', () => resolve(utf8Text(Buffer.concat(chunks))));
     request.once('error', reject);
     request.once('aborted', () => reject(new Error('The client aborted the request')));
   });

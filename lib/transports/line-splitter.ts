@@ -7,6 +7,7 @@
  * only its first and last few bytes are kept, where its request id can be read (oversized-message-id.ts).
  */
 import { ENVELOPE_BYTES, idOfOversizedMessage } from './oversized-message-id.js';
+import { utf8Text } from './utf8-text.js';
 
 export type LineEvent =
   | { kind: 'line'; text: string }
@@ -85,9 +86,7 @@ export class LineSplitter {
       this.#tail = Buffer.alloc(0);
       yield { kind: 'too-large', bytes, id };
     } else if (bytes > 0) {
-      const text = (this.#pending.length === 1 ? this.#pending[0]! : Buffer.concat(this.#pending)).toString(
-        'utf8',
-      );
+      const text = utf8Text(this.#pending.length === 1 ? this.#pending[0]! : Buffer.concat(this.#pending));
       if (text.trim().length > 0) yield { kind: 'line', text };
     }
     this.#pending = [];

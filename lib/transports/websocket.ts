@@ -44,6 +44,7 @@ import { closeListener, trackSockets } from './listener-close.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
 import { RightsWatch } from './rights-watch.js';
 import { StalledReaderWatch } from './stalled-reader.js';
+import { utf8Text } from './utf8-text.js';
 import { closeFor, isExpired, MADE_ROOM_CLOSE, TOKEN_EXPIRED_CLOSE } from './websocket-closes.js';
 
 export { MADE_ROOM_CLOSE, TOKEN_EXPIRED_CLOSE } from './websocket-closes.js';
@@ -342,7 +343,7 @@ export class WebSocketTransport {
       }
       let value: unknown;
       try {
-        value = JSON.parse(data.toString());
+        value = JSON.parse(utf8Text(data as Buffer)); // ws gives a Buffer: binaryType stays 'nodebuffer'
       } catch (error) {
         socket.send(connection.encode(parseError((error as Error).message)) ?? '');
         return;
