@@ -25,6 +25,8 @@ import { type Budget, medians, type Scenario, type ScenarioContext, withServers 
 const KIB = 1024;
 const MIB = 1024 * KIB;
 const IN_FLIGHT = 8;
+/** Fresh servers measured per contender for the 8 MiB peak, whose median is recorded. */
+const FRESH_SAMPLES = 3;
 
 type Kind = 'text result' | 'lines result' | 'image result' | 'text argument' | 'image argument';
 type Placement = 'inline' | 'thread' | 'process';
@@ -91,7 +93,7 @@ export const payload: Scenario = {
     const fresh = freshPlan(sizes, kinds, present);
     return (
       present.length * sizes.length * kinds.length * transports.length * budget.repeats +
-      fresh.contenders.length * transports.length
+      fresh.contenders.length * transports.length * FRESH_SAMPLES
     );
   },
   async run(context) {
@@ -144,7 +146,9 @@ function freshPlan(sizes: number[], kinds: Kind[], present: readonly Contender[]
  * Peak RSS at 8 MiB with each contender in a server of its own, started fresh: in the windows
  * above, weft's one server hosts its inline, thread and process contenders, and keeps in its heap
  * what each left there, while each peer serves one. After one warm-up call, the server's VmHWM is
- * set back, then 8 calls stay in flight for a window of each result kind in turn.
+ * set back, then 8 calls stay in flight for a window of each result kind in turn. One such peak
+ * moves by +-50 MiB from server to server, so each contender is measured `FRESH_SAMPLES` times,
+ * contenders interleaved and their order turned each round, and the median is recorded.
  */
 async function measureFreshPeaks(
   context: ScenarioContext,
@@ -153,32 +157,50 @@ async function measureFreshPeaks(
   kinds: Kind[],
 ): Promise<void> {
   const { size, resultKinds, contenders } = freshPlan(sizes, kinds, contendersAmong(context.servers));
-  for (const contender of contenders) {
-    const spec = context.servers.find((candidate) => candidate.id === contender.server)!;
-    const server = await startServer(spec, transport);
-    try {
-      const warmUp = callOf(contender, resultKinds[0]!, size, undefined);
-      await server.client.call(warmUp.tool, warmUp.args).reply;
-      if (!resetPeakRss(server.pid)) return;
-      for (const kind of resultKinds) {
-        await closedLoop(
-          server.client,
-          callOf(contender, kind, size, undefined),
-          IN_FLIGHT,
-          context.budget.windowMs,
-        );
-      }
-      const peak = peakRssMiB(server.pid);
-      if (peak !== undefined) {
-        context.record(contender.server, transport, 'payload fresh-server peak RSS', peak, 'MiB', {
-          bytes: size,
-          placement: contender.placement,
-        });
-      }
-    } finally {
-      await server.stop();
+  const samples = new Map<Contender, { peak: number }[]>();
+  for (let round = 0; round < FRESH_SAMPLES; round++) {
+    const order = round % 2 === 0 ? contenders : [...contenders].reverse();
+    for (const contender of order) {
+      const peak = await freshPeak(context, contender, transport, size, resultKinds);
       context.step(`payload ${transport} fresh ${contender.label}`);
+      if (peak === undefined) return;
+      samples.set(contender, [...(samples.get(contender) ?? []), { peak }]);
     }
+  }
+  for (const [contender, peaks] of samples) {
+    context.record(contender.server, transport, 'payload fresh-server peak RSS', medians(peaks).peak, 'MiB', {
+      bytes: size,
+      placement: contender.placement,
+      samples: peaks.map((sample) => Math.round(sample.peak)).join(' '),
+    });
+  }
+}
+
+/** One fresh server's peak RSS over a window of each result kind, in MiB (undefined off Linux). */
+async function freshPeak(
+  context: ScenarioContext,
+  contender: Contender,
+  transport: TransportName,
+  size: number,
+  resultKinds: Kind[],
+): Promise<number | undefined> {
+  const spec = context.servers.find((candidate) => candidate.id === contender.server)!;
+  const server = await startServer(spec, transport);
+  try {
+    const warmUp = callOf(contender, resultKinds[0]!, size, undefined);
+    await server.client.call(warmUp.tool, warmUp.args).reply;
+    if (!resetPeakRss(server.pid)) return undefined;
+    for (const kind of resultKinds) {
+      await closedLoop(
+        server.client,
+        callOf(contender, kind, size, undefined),
+        IN_FLIGHT,
+        context.budget.windowMs,
+      );
+    }
+    return peakRssMiB(server.pid);
+  } finally {
+    await server.stop();
   }
 }
 
