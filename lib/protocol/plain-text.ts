@@ -13,12 +13,12 @@ const SCRATCH = Buffer.allocUnsafe(48 * 1024);
 const CHUNK_CHARS = (SCRATCH.length / 3) * 4;
 
 /**
- * Base64 as clients check it: what the platform's `atob` accepts. Nearly every text is canonical
+ * Base64 as clients check it is what the platform's `atob` accepts. Nearly every text is canonical
  * base64 (padded to a multiple of four characters), which `isPlainBase64` settles with Node's
- * decoder; anything else (unpadded, whitespace inside) is left to atob.
+ * decoder; anything else (unpadded, whitespace inside) is left to this, which decodes the whole
+ * text into a second string to say so.
  */
-export function isBase64(text: string): boolean {
-  if (text.length % 4 === 0 && isPlainBase64(text)) return true;
+export function isAtobBase64(text: string): boolean {
   try {
     atob(text);
     return true;

@@ -10,7 +10,8 @@
  * rejects the whole response over one bad character), a scan of its characters rather than a decode.
  */
 
-import { isBase64 } from '../protocol/plain-text.js';
+import { isAtobBase64, isPlainBase64 } from '../protocol/plain-text.js';
+import { noteProvedPlain } from './result-encoding.js';
 
 type Fields = Record<string, unknown>;
 
@@ -70,7 +71,7 @@ function blockProblem(block: unknown): string | undefined {
       return `(${type}) needs "${field}" as a string, got ${kindOf(block[field])}`;
     }
   }
-  if ((type === 'image' || type === 'audio') && !isBase64(block.data as string)) {
+  if ((type === 'image' || type === 'audio') && !isCheckedBase64(block, block.data as string)) {
     return `(${type}) "data" must be base64 (what atob accepts)`;
   }
   for (const field of OPTIONAL_STRINGS.get(type) ?? []) {
@@ -117,6 +118,19 @@ function annotationsProblem(annotations: unknown): string | undefined {
 }
 
 /** The optional members of a resource link that are not strings: its size and its icons. */
+/**
+ * Base64 as clients check it (what atob accepts). A canonical text is proved by a scan, and noted
+ * for the encoder with the object holding it, so that it is not scanned again when the result is
+ * encoded in the same turn (result-encoding.ts).
+ */
+function isCheckedBase64(holder: Fields, text: string): boolean {
+  if (isPlainBase64(text)) {
+    noteProvedPlain(holder, text);
+    return true;
+  }
+  return isAtobBase64(text);
+}
+
 function linkExtrasProblem(block: Fields): string | undefined {
   if (block.size !== undefined && typeof block.size !== 'number') {
     return `"size" must be a number when present, got ${kindOf(block.size)}`;
@@ -138,7 +152,8 @@ function embeddedResourceProblem(resource: unknown): string | undefined {
   // Text contents, or else blob contents: the spec's two kinds of embedded resource.
   if (typeof resource.text !== 'string') {
     if (typeof resource.blob !== 'string') return 'needs "resource.text" or "resource.blob" as a string';
-    if (!isBase64(resource.blob)) return '"resource.blob" must be base64 (what atob accepts)';
+    if (!isCheckedBase64(resource, resource.blob))
+      return '"resource.blob" must be base64 (what atob accepts)';
   }
   if (resource.mimeType !== undefined && typeof resource.mimeType !== 'string') {
     return `"resource.mimeType" must be a string when present, got ${kindOf(resource.mimeType)}`;

@@ -23,6 +23,21 @@ import type { CallToolResult } from './content.js';
 const LONG_STRING_MIN_CHARS = 64 * 1024;
 
 /**
+ * Long strings the result check proved canonical base64, by the block (or embedded resource) that
+ * holds them. The check scans an image's base64 (result-check.ts), and whether JSON may write it as
+ * it is would be that same scan again (~0.3 ns a byte: 2.5 ms of an 8 MiB image). A proof counts
+ * only for the very string proved, compared by identity (by content, should a getter hand back an
+ * equal copy), so a holder changed since is scanned again; it is forgotten with its holder. Only
+ * long strings are noted: the encoder asks about no others, and each entry costs the collector.
+ */
+const provedPlain = new WeakMap<object, string>();
+
+/** The result check proved `text`, held by `holder`, canonical base64. */
+export function noteProvedPlain(holder: object, text: string): void {
+  if (text.length >= LONG_STRING_MIN_CHARS) provedPlain.set(holder, text);
+}
+
+/**
  * What stands in for a set-aside string while the rest is stringified: a token no handler can
  * guess (a per-process UUID), which JSON writes as it is. Should a result nonetheless carry it, or
  * a `toJSON` hide the stand-in, the markers found do not match the strings set aside, and the
@@ -59,7 +74,7 @@ function withoutLongStrings(block: Fields, setAside: SetAside[]): Fields {
   const setAsideField = (holder: Fields, field: string): Fields | undefined => {
     const value = holder[field];
     if (typeof value !== 'string' || value.length < LONG_STRING_MIN_CHARS) return undefined;
-    const piece = isJsonVerbatim(value) ? value : escapedJson(value);
+    const piece = provedPlain.get(holder) === value || isJsonVerbatim(value) ? value : escapedJson(value);
     if (piece === undefined) return undefined;
     const marked = { ...holder, [field]: `${MARKER}${setAside.length}` };
     setAside.push(piece);

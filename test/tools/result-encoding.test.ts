@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import type { CallToolResult } from '../../lib/tools/content.js';
+import { callToolResultProblem } from '../../lib/tools/result-check.js';
 import { encodeToolResult } from '../../lib/tools/result-encoding.js';
 
 const LONG = 70 * 1024;
@@ -105,4 +106,39 @@ test('a result that cannot be JSON says why, as before', () => {
   } as unknown as CallToolResult);
   assert.equal(json.ok, false);
   assert.match((json as { problem: string }).problem, /BigInt/);
+});
+
+test('base64 the result check proved goes out as it is; the proof counts only for the string proved', () => {
+  const image = { type: 'image', data: longBase64, mimeType: 'image/png' };
+  const blob = { uri: 'file:///c', blob: longBase64 };
+  const result = { content: [image, { type: 'resource', resource: blob }] };
+  assert.equal(callToolResultProblem(result), undefined);
+  const proved = encodeToolResult(result as CallToolResult);
+  assert.ok(proved.ok && proved.pieces !== undefined);
+  assert.equal(joined(proved.pieces), JSON.stringify(result));
+  assert.ok(proved.pieces.includes(longBase64), 'a piece of its own');
+
+  // Changed after the check: the new string is not the one proved, so it is looked at again.
+  image.data = longText('"quoted"\n');
+  blob.blob = longText('\\');
+  const changed = encodeToolResult(result as CallToolResult);
+  assert.ok(changed.ok);
+  assert.equal(changed.text, JSON.stringify(result));
+
+  // A getter that hands the check one string and the encoder another.
+  let checked = false;
+  const shifty = { type: 'image', mimeType: 'image/png' } as Record<string, unknown>;
+  Object.defineProperty(shifty, 'data', {
+    enumerable: true,
+    get: () => (checked ? longText('"') : longBase64),
+  });
+  const shiftyResult = { content: [shifty] };
+  assert.equal(callToolResultProblem(shiftyResult), undefined);
+  checked = true;
+  const encoded = encodeToolResult(shiftyResult as unknown as CallToolResult);
+  assert.ok(encoded.ok);
+  assert.equal(
+    encoded.text,
+    JSON.stringify({ content: [{ type: 'image', mimeType: 'image/png', data: longText('"') }] }),
+  );
 });
