@@ -13,6 +13,10 @@
  * completed (the child is visible) or is undone by the kernel. Then all are killed (SIGKILL), and
  * the walk runs again after the kill until no member is left alive.
  *
+ * A child of this process caught in the middle of its exec shows no environment yet, so no mark:
+ * the walk waits for it to show one (`settledEnvirons`), or it could run on past the call's last
+ * sweep (the likely way a thread's shell and its two sleeps once outlived a deadline storm in CI).
+ *
  * Everything is synchronous and bounded (a process stuck in uninterruptible sleep never shows as
  * stopped; the walk gives up waiting after STOP_WAIT_MS and kills it anyway), so it can also run in
  * a process's `exit` handler. The tree is read from /proc on Linux, and from `ps` elsewhere (no
@@ -222,13 +226,55 @@ function readProcesses(withMarks: boolean): Map<number, ProcInfoMarked> {
     if (info) table.set(pid, info);
   }
   if (withMarks) {
+    for (const pid of withoutEnviron) if (!table.has(pid)) withoutEnviron.delete(pid);
+    const unsettled: number[] = [];
     for (const [pid, info] of table) {
       if (!mayCarryMark(info, table)) continue;
-      const mark = readMark(pid);
-      if (mark !== undefined) info.marked = new Set([mark, mark.slice(0, mark.indexOf('.') + 1)]);
+      const environ = readEnviron(pid);
+      if (environ === '' && info.ppid === process.pid && isAlive(info) && !withoutEnviron.has(pid))
+        unsettled.push(pid);
+      else noteMark(info, environ);
     }
+    for (const [pid, environ] of settledEnvirons(unsettled)) noteMark(table.get(pid)!, environ);
   }
   return table;
+}
+
+/** Children that showed no environment for a whole wait: not in an exec, so not waited for again. */
+const withoutEnviron = new Set<number>();
+
+function noteMark(info: ProcInfoMarked, environ: string | undefined): void {
+  const mark = environ === undefined ? undefined : markIn(environ);
+  if (mark !== undefined) info.marked = new Set([mark, mark.slice(0, mark.indexOf('.') + 1)]);
+}
+
+/**
+ * The environments of children of this process that showed none, once they show one (waited for,
+ * bounded by STOP_WAIT_MS). A child in the middle of its exec has told its parent it succeeded (the
+ * spawn returned, the handler went on, its thread may even be gone) before the kernel has set up
+ * its new program's environment: read then, it is empty, the call's mark with it, and a sweep at
+ * that moment would pass it over and let it run on. A child still without one after the wait was
+ * started so (an empty `env`), and is not waited for again.
+ */
+function settledEnvirons(pids: readonly number[]): Map<number, string> {
+  const settled = new Map<number, string>();
+  const until = Date.now() + STOP_WAIT_MS;
+  let waiting = pids;
+  while (waiting.length > 0) {
+    waiting = waiting.filter((pid) => {
+      const environ = isAlive(readInfo(pid)) ? readEnviron(pid) : undefined;
+      if (environ === '') return true;
+      if (environ !== undefined) settled.set(pid, environ);
+      return false;
+    });
+    if (waiting.length === 0) break;
+    if (Date.now() >= until) {
+      for (const pid of waiting) withoutEnviron.add(pid);
+      break;
+    }
+    sleepMs(1);
+  }
+  return settled;
 }
 
 /**
@@ -263,14 +309,17 @@ function readInfo(pid: number): ProcInfo | undefined {
 
 const MARK_PREFIX = `${CALL_MARK_VARIABLE}=`;
 
-/** The call mark in a process's environment (another user's process cannot be read: none). */
-function readMark(pid: number): string | undefined {
-  let environ: string;
+/** A process's environment ('' while it has none to show), or undefined when it cannot be read (another user's, or gone). */
+function readEnviron(pid: number): string | undefined {
   try {
-    environ = readFileSync(`/proc/${pid}/environ`, 'latin1');
+    return readFileSync(`/proc/${pid}/environ`, 'latin1');
   } catch {
     return undefined;
   }
+}
+
+/** The call mark in an environment, if any. */
+function markIn(environ: string): string | undefined {
   let at = 0;
   if (!environ.startsWith(MARK_PREFIX)) {
     at = environ.indexOf(`\0${MARK_PREFIX}`) + 1;
