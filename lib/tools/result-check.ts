@@ -117,7 +117,6 @@ function annotationsProblem(annotations: unknown): string | undefined {
   return undefined;
 }
 
-/** The optional members of a resource link that are not strings: its size and its icons. */
 /**
  * Base64 as clients check it (what atob accepts). A canonical text is proved by a scan, and noted
  * for the encoder with the object holding it, so that it is not scanned again when the result is
@@ -131,6 +130,7 @@ function isCheckedBase64(holder: Fields, text: string): boolean {
   return isAtobBase64(text);
 }
 
+/** The optional members of a resource link that are not strings: its size and its icons. */
 function linkExtrasProblem(block: Fields): string | undefined {
   if (block.size !== undefined && typeof block.size !== 'number') {
     return `"size" must be a number when present, got ${kindOf(block.size)}`;

@@ -25,7 +25,7 @@ const LONG_STRING_MIN_CHARS = 64 * 1024;
 /**
  * Long strings the result check proved canonical base64, by the block (or embedded resource) that
  * holds them. The check scans an image's base64 (result-check.ts), and whether JSON may write it as
- * it is would be that same scan again (~0.3 ns a byte: 2.5 ms of an 8 MiB image). A proof counts
+ * it is would be that scan again, and more (3.2-3.4 ms of an 8 MiB image on Node 20). A proof counts
  * only for the very string proved, compared by identity (by content, should a getter hand back an
  * equal copy), so a holder changed since is scanned again; it is forgotten with its holder. Only
  * long strings are noted: the encoder asks about no others, and each entry costs the collector.
