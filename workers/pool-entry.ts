@@ -14,12 +14,10 @@
  */
 import { types } from 'node:util';
 import { threadId, workerData } from 'node:worker_threads';
-import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { FLAG_SLOTS } from '../lib/engine/abandon-reason.js';
 import { callMark } from '../lib/engine/call-mark.js';
 import type { TraceCarrier } from '../lib/engine/call-observer.js';
 import { flagView } from '../lib/engine/cancel-flags.js';
-import { handOver } from '../lib/engine/string-handover.js';
 import { beginCallLoad, CallLife, endCall, setCallLife } from '../lib/engine/thread-life.js';
 import type { PoolTask, PoolTaskResult, PoolWorkerData } from '../lib/engine/worker-protocol.js';
 import { bytesResult, isBytes } from '../lib/tools/binary-content.js';
@@ -53,7 +51,7 @@ const loaded = new Map<string, Handler>();
 /** Handlers whose module is still loading, so concurrent first calls import it once. */
 const loading = new Map<string, Promise<Handler>>();
 
-export default async function runTask(task: PoolTask): Promise<PoolTaskResult | ReturnType<typeof move>> {
+export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
   const data = workerData as PoolWorkerData;
   const flag = flagView(data.cancelFlags, task.flagSlot);
   try {
@@ -72,7 +70,7 @@ export default async function runTask(task: PoolTask): Promise<PoolTaskResult | 
     const ctx = new WorkerToolContext(task);
     beginCallChildren(callMark(process.pid, task.callId));
     try {
-      return movedOut(await runHandler(task, ctx, ctx.book));
+      return await runHandler(task, ctx, ctx.book);
     } finally {
       ctx.finish();
       endCallChildren();
@@ -80,29 +78,6 @@ export default async function runTask(task: PoolTask): Promise<PoolTaskResult | 
   } finally {
     endCall(flag);
   }
-}
-
-/**
- * A thread's result as it is posted to the main thread: an ok one with its long ASCII strings as
- * bytes, moved with the message rather than copied (lib/engine/string-handover.ts).
- */
-function movedOut(result: PoolTaskResult): PoolTaskResult | ReturnType<typeof move> {
-  if (result.ok !== true) return result;
-  let handed: ReturnType<typeof handOver>;
-  try {
-    handed = handOver(result.value);
-  } catch {
-    // Reading the value ran tool code that threw (a getter, a Proxy): it crosses as it is, and the
-    // main thread's check of the result says what was wrong with it.
-    return result;
-  }
-  const { value, strings } = handed;
-  if (strings.length === 0) return result;
-  const posted = { ...result, value, strings };
-  return move({
-    [transferableSymbol]: strings.map((string) => string.bytes),
-    [valueSymbol]: posted,
-  });
 }
 
 /** The answer of a call abandoned before its handler ran; the main thread has decided it already. */

@@ -12,7 +12,6 @@ import { type Admission, OverloadedError, type QueuedWait, type Release } from '
 import type { CancelReason } from './cancellation.js';
 import type { EngineCall } from './engine-call.js';
 import type { Outcome } from './outcome.js';
-import { takeOver } from './string-handover.js';
 import type { PoolTaskResult } from './worker-protocol.js';
 
 export interface CallDecision {
@@ -169,10 +168,7 @@ export function overloaded(error: OverloadedError): Outcome {
  */
 export function resultOutcome(result: PoolTaskResult, limitMs = 0): Outcome {
   if (result.ok === false && result.abandoned && limitMs > 0) return { kind: 'timeout', limitMs };
-  if (result.ok === true) {
-    // A thread's long strings came as bytes (string-handover.ts): here they become strings again.
-    return { kind: 'ok', value: result.strings ? takeOver(result.value, result.strings) : result.value };
-  }
+  if (result.ok === true) return { kind: 'ok', value: result.value };
   if (result.ok === 'input-required') return { kind: 'input-required', questions: result.questions };
   return result.missingCapability === undefined
     ? { kind: 'tool-error', message: result.message }

@@ -14,7 +14,6 @@ import type { LogLevel } from '../tools/tool-context.js';
 import type { TraceCarrier, WorkerTelemetry } from './call-observer.js';
 import type { CallEvents, CallInputs } from './engine-call.js';
 import type { PeerOp, PeerReply } from './peer-ops.js';
-import type { HandedString } from './string-handover.js';
 
 /** What every thread of a pool is given once, when it starts. */
 export interface PoolWorkerData {
@@ -55,13 +54,7 @@ export interface PoolTask {
  * delivered before its answer.
  */
 export type PoolTaskResult = (
-  | {
-      ok: true;
-      value: unknown;
-      events: number;
-      /** The value's long ASCII strings, handed over as bytes (string-handover.ts). */
-      strings?: HandedString[];
-    }
+  | { ok: true; value: unknown; events: number }
   | { ok: false; message: string; abandoned: boolean; events: number; missingCapability?: string }
   /** The handler asked questions its answers lacked: the attempt is over and the thread free. */
   | { ok: 'input-required'; questions: Question[]; events: number }

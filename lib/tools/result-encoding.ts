@@ -18,7 +18,9 @@ import { escapedJson } from '../protocol/json-escape.js';
 import { concatenated, encodeJson, type JsonText } from '../protocol/message-encoding.js';
 import { isJsonVerbatim } from '../protocol/plain-text.js';
 import type { CallToolResult } from './content.js';
-import { LONG_STRING_MIN_CHARS, longStringIn, stringSlotOf, withSlotReplaced } from './long-strings.js';
+
+/** Strings shorter than this are stringified with the rest: setting one aside (the checks, or the escaper) would cost more. */
+const LONG_STRING_MIN_CHARS = 64 * 1024;
 
 /**
  * Long strings the result check proved canonical base64, by the block (or embedded resource) that
@@ -66,15 +68,26 @@ export function encodeToolResult(result: CallToolResult): JsonText {
   return splitAtMarkers(json.text, setAside) ?? encodeJson(result);
 }
 
-/** The block with its long string replaced by a marker (the string pushed to `setAside`), or itself. */
+/** The block with its long strings replaced by markers (pushed to `setAside`), or itself. */
 function withoutLongStrings(block: Fields, setAside: SetAside[]): Fields {
-  const slot = stringSlotOf(block);
-  const value = slot && longStringIn(slot);
-  if (slot === undefined || value === undefined) return block;
-  const piece = provedPlain.get(slot.holder) === value || isJsonVerbatim(value) ? value : escapedJson(value);
-  if (piece === undefined) return block;
-  setAside.push(piece);
-  return withSlotReplaced(block, slot, `${MARKER}${setAside.length - 1}`);
+  let copy: Fields | undefined;
+  const setAsideField = (holder: Fields, field: string): Fields | undefined => {
+    const value = holder[field];
+    if (typeof value !== 'string' || value.length < LONG_STRING_MIN_CHARS) return undefined;
+    const piece = provedPlain.get(holder) === value || isJsonVerbatim(value) ? value : escapedJson(value);
+    if (piece === undefined) return undefined;
+    const marked = { ...holder, [field]: `${MARKER}${setAside.length}` };
+    setAside.push(piece);
+    return marked;
+  };
+  if (block.type === 'text') copy = setAsideField(block, 'text');
+  else if (block.type === 'image' || block.type === 'audio') copy = setAsideField(block, 'data');
+  else if (block.type === 'resource' && typeof block.resource === 'object' && block.resource !== null) {
+    const resource = block.resource as Fields;
+    const marked = setAsideField(resource, typeof resource.text === 'string' ? 'text' : 'blob');
+    if (marked !== undefined) copy = { ...block, resource: marked };
+  }
+  return copy ?? block;
 }
 
 /**
