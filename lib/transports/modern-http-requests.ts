@@ -72,6 +72,8 @@ interface Exchange {
   over: boolean;
   /** Stops re-checking the caller's rights (set while the stream is open). */
   stopWatching?: StopWatching;
+  /** Stops listening for its connection's close. */
+  unwatchConnection?: () => void;
 }
 
 export class ModernHttpRequests {
@@ -198,9 +200,16 @@ export class ModernHttpRequests {
     };
     this.#exchanges.add(exchange);
     // Closed by the client before the answer is complete (or the socket died): that is a cancel.
-    response.once('close', () => this.#end(exchange));
-    // Gone while its body was being read: the close came before anyone listened for it.
-    if (response.socket === null || response.socket.destroyed) this.#end(exchange);
+    // Heard on the connection too: a response queued behind an earlier answer still being written
+    // on its kept-alive connection has no socket yet, and Node tells it nothing when the client
+    // leaves. For the same reason, whether the client left while the body was being read (before
+    // anyone listened) is asked of the request's socket, never of the response's.
+    const gone = () => this.#end(exchange);
+    const connection = request.socket;
+    response.once('close', gone);
+    connection.once('close', gone);
+    exchange.unwatchConnection = () => connection.off('close', gone);
+    if (connection.destroyed) this.#end(exchange);
     try {
       if (exchange.over) return;
       let pending = exchange.connection.receive(body, sink, arrivalOf(request));
@@ -276,6 +285,7 @@ export class ModernHttpRequests {
     if (exchange.over) return;
     exchange.over = true;
     exchange.stopWatching?.();
+    exchange.unwatchConnection?.();
     this.#exchanges.delete(exchange);
     exchange.connection.close();
     exchange.stream?.end();
