@@ -37,6 +37,7 @@ import { type Connect, type Connection, peerOf } from './connection.js';
 import { sendJson, sendJsonChunks } from './http-replies.js';
 import { checkModernRequest, type ModernRouting } from './modern-request-checks.js';
 import { settlesWithinOneTurn } from './posted-message.js';
+import { whenGone } from './request-gone.js';
 import type { RightsLapse, StopWatching } from './rights-watch.js';
 import { type ScopeGate, sendScopeRefusal } from './scope-gate.js';
 import { SseWriter } from './sse-writer.js';
@@ -72,8 +73,8 @@ interface Exchange {
   over: boolean;
   /** Stops re-checking the caller's rights (set while the stream is open). */
   stopWatching?: StopWatching;
-  /** Stops listening for its connection's close. */
-  unwatchConnection?: () => void;
+  /** Stops listening for its client's leaving. */
+  unwatchClient?: () => void;
 }
 
 export class ModernHttpRequests {
@@ -199,17 +200,10 @@ export class ModernHttpRequests {
       over: false,
     };
     this.#exchanges.add(exchange);
-    // Closed by the client before the answer is complete (or the socket died): that is a cancel.
-    // Heard on the connection too: a response queued behind an earlier answer still being written
-    // on its kept-alive connection has no socket yet, and Node tells it nothing when the client
-    // leaves. For the same reason, whether the client left while the body was being read (before
-    // anyone listened) is asked of the request's socket, never of the response's.
-    const gone = () => this.#end(exchange);
-    const connection = request.socket;
-    response.once('close', gone);
-    connection.once('close', gone);
-    exchange.unwatchConnection = () => connection.off('close', gone);
-    if (connection.destroyed) this.#end(exchange);
+    // Closed by the client before the answer is complete (or the socket died): that is a cancel,
+    // heard on the connection too (a response queued on a kept-alive connection hears nothing;
+    // request-gone.ts), and at once for a client gone while its body was read.
+    exchange.unwatchClient = whenGone(request, response, () => this.#end(exchange));
     try {
       if (exchange.over) return;
       let pending = exchange.connection.receive(body, sink, arrivalOf(request));
@@ -285,7 +279,7 @@ export class ModernHttpRequests {
     if (exchange.over) return;
     exchange.over = true;
     exchange.stopWatching?.();
-    exchange.unwatchConnection?.();
+    exchange.unwatchClient?.();
     this.#exchanges.delete(exchange);
     exchange.connection.close();
     exchange.stream?.end();

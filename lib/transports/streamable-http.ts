@@ -32,6 +32,7 @@ import { ModernHttpRequests } from './modern-http-requests.js';
 import type { ModernRouting } from './modern-request-checks.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
 import { readPostedMessage } from './posted-message.js';
+import { whenGone } from './request-gone.js';
 import { isResourceMetadataPath, serveResourceMetadata } from './resource-metadata-route.js';
 import { RightsWatch } from './rights-watch.js';
 import { ScopeGate } from './scope-gate.js';
@@ -318,7 +319,7 @@ export class StreamableHttpTransport {
     // back with a valid token and Last-Event-ID). A JSON answer closes first and stops the watch.
     if (acceptsSse) {
       const stopWatching = this.#rights.watch(request, principal, () => response.end());
-      response.once('close', stopWatching);
+      whenGone(request, response, stopWatching);
     }
     return this.#legacy.post(request, response, body, acceptsSse, this.#accepting, principal, caller);
   }

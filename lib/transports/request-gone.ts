@@ -1,0 +1,34 @@
+/**
+ * When an HTTP request's client is gone: its response closed, or its connection did.
+ *
+ * Node queues the response of a request that reaches a kept-alive connection while the answer
+ * before it is still being written (a client that reuses its socket the moment the last byte
+ * arrives, or one that pipelines): until that earlier answer is done the response has no socket,
+ * and when the client leaves meanwhile Node tells it nothing, no 'close'. So whoever must learn that
+ * the client left listens on the connection too, and asks the request's socket, never the
+ * response's, whether it is already closed.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/**
+ * Calls `gone` once the response closes or the request's connection does (at once when the
+ * connection already has); returns what stops listening, for when the exchange ends first.
+ */
+export function whenGone(request: IncomingMessage, response: ServerResponse, gone: () => void): () => void {
+  const connection = request.socket;
+  let called = false;
+  const once = () => {
+    if (called) return;
+    called = true;
+    stop();
+    gone();
+  };
+  const stop = () => {
+    response.off('close', once);
+    connection.off('close', once);
+  };
+  response.once('close', once);
+  connection.once('close', once);
+  if (connection.destroyed) once();
+  return stop;
+}
