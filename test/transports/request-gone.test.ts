@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
 import { connect } from 'node:net';
 import { test } from 'node:test';
 import { whenGone } from '../../lib/transports/request-gone.js';
@@ -66,5 +65,8 @@ test('calls back once per request, and a kept-alive connection keeps no listener
   assert.equal(listeners.length, 20);
   assert.equal(new Set(listeners).size, 1, `close listeners on the connection: ${listeners.join(' ')}`);
   assert.equal(calls.size, 20);
-  assert.ok([...calls.values()].every((count) => count === 1), JSON.stringify([...calls]));
+  assert.ok(
+    [...calls.values()].every((count) => count === 1),
+    JSON.stringify([...calls]),
+  );
 });
