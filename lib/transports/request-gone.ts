@@ -9,13 +9,17 @@
  * response's, whether it is already closed.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 
 /**
  * Calls `gone` once the response closes or the request's connection does (at once when the
  * connection already has); returns what stops listening, for when the exchange ends first.
  */
 export function whenGone(request: IncomingMessage, response: ServerResponse, gone: () => void): () => void {
-  const connection = request.socket;
+  // Under a framework's or a test's in-process driver the request may carry a stand-in for a
+  // socket that is no event emitter: then the response's close is all there is to hear.
+  const socket = request.socket as Socket | null;
+  const connection = typeof socket?.once === 'function' ? socket : undefined;
   let called = false;
   const once = () => {
     if (called) return;
@@ -25,10 +29,10 @@ export function whenGone(request: IncomingMessage, response: ServerResponse, gon
   };
   const stop = () => {
     response.off('close', once);
-    connection.off('close', once);
+    connection?.off('close', once);
   };
   response.once('close', once);
-  connection.once('close', once);
-  if (connection.destroyed) once();
+  connection?.once('close', once);
+  if (socket?.destroyed === true) once();
   return stop;
 }

@@ -2,7 +2,8 @@
  * `whenGone` (lib/transports/request-gone.ts) on a real Node HTTP server: it hears a client leave
  * even while the request's response is queued behind an earlier answer on a kept-alive connection
  * (Node emits nothing on such a response), calls back once, and a connection serving request after
- * request keeps no listener of finished ones.
+ * request keeps no listener of finished ones. Under an in-process driver whose request carries a
+ * stand-in socket (no event emitter), the response's close is still heard.
  */
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
@@ -69,4 +70,15 @@ test('calls back once per request, and a kept-alive connection keeps no listener
     [...calls.values()].every((count) => count === 1),
     JSON.stringify([...calls]),
   );
+});
+
+test('under an in-process driver whose socket is a stand-in, hears the response close', async () => {
+  const { EventEmitter } = await import('node:events');
+  const response = new EventEmitter() as unknown as ServerResponse;
+  const request = { socket: { remoteAddress: '127.0.0.1', remotePort: 1 } } as unknown as IncomingMessage;
+  let gone = 0;
+  whenGone(request, response, () => gone++);
+  (response as unknown as InstanceType<typeof EventEmitter>).emit('close');
+  (response as unknown as InstanceType<typeof EventEmitter>).emit('close');
+  assert.equal(gone, 1);
 });
