@@ -20,6 +20,8 @@ export function whenGone(request: IncomingMessage, response: ServerResponse, gon
   // socket that is no event emitter: then the response's close is all there is to hear.
   const socket = request.socket as Socket | null;
   const connection = typeof socket?.once === 'function' ? socket : undefined;
+  // Not derivable from the listeners: the connection's close emits the response's from inside
+  // its own emit, which has already taken its list of listeners, so removing ours comes too late.
   let called = false;
   const once = () => {
     if (called) return;
