@@ -14,6 +14,7 @@
  */
 import { types } from 'node:util';
 import { threadId, workerData } from 'node:worker_threads';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { FLAG_SLOTS } from '../lib/engine/abandon-reason.js';
 import { callMark } from '../lib/engine/call-mark.js';
 import type { TraceCarrier } from '../lib/engine/call-observer.js';
@@ -22,7 +23,9 @@ import { beginCallLoad, CallLife, endCall, setCallLife } from '../lib/engine/thr
 import type { PoolTask, PoolTaskResult, PoolWorkerData } from '../lib/engine/worker-protocol.js';
 import { bytesResult, isBytes } from '../lib/tools/binary-content.js';
 import { type AnswerBook, QuestionsAsked, untilQuestions } from '../lib/tools/client-questions.js';
+import { textResult } from '../lib/tools/content.js';
 import { findHandler, type Handler, type HandlerAddress } from '../lib/tools/handler-export.js';
+import { MOVED_STRING_MIN_CHARS, moveLongStrings } from '../lib/tools/moved-strings.js';
 import {
   CallAbandonedError,
   MissingClientCapabilityError,
@@ -51,7 +54,7 @@ const loaded = new Map<string, Handler>();
 /** Handlers whose module is still loading, so concurrent first calls import it once. */
 const loading = new Map<string, Promise<Handler>>();
 
-export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
+export default async function runTask(task: PoolTask): Promise<PoolTaskResult | ReturnType<typeof move>> {
   const data = workerData as PoolWorkerData;
   const flag = flagView(data.cancelFlags, task.flagSlot);
   try {
@@ -70,7 +73,7 @@ export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
     const ctx = new WorkerToolContext(task);
     beginCallChildren(callMark(process.pid, task.callId));
     try {
-      return await runHandler(task, ctx, ctx.book);
+      return movedOut(await runHandler(task, ctx, ctx.book), task.stringIsText === true);
     } finally {
       ctx.finish();
       endCallChildren();
@@ -78,6 +81,30 @@ export default async function runTask(task: PoolTask): Promise<PoolTaskResult> {
   } finally {
     endCall(flag);
   }
+}
+
+/**
+ * A thread's result as it is posted: an ok one with its long strings as bytes, moved with the
+ * message rather than copied (lib/tools/moved-strings.ts).
+ */
+function movedOut(result: PoolTaskResult, stringIsText: boolean): PoolTaskResult | ReturnType<typeof move> {
+  if (result.ok !== true) return result;
+  let out: ReturnType<typeof moveLongStrings>;
+  try {
+    // A long bare string becomes here the text block the main thread would have made of it.
+    const { value } = result;
+    const long = stringIsText && typeof value === 'string' && value.length >= MOVED_STRING_MIN_CHARS;
+    out = moveLongStrings(long ? textResult(value) : value);
+  } catch {
+    // Reading the value ran tool code that threw (a getter, a Proxy): it crosses as it is, and the
+    // main thread's check of the result says what was wrong with it.
+    return result;
+  }
+  if (out.moved.length === 0) return result;
+  return move({
+    [transferableSymbol]: out.moved.map((string) => string.bytes),
+    [valueSymbol]: { ...result, value: out.value, moved: out.moved },
+  });
 }
 
 /** The answer of a call abandoned before its handler ran; the main thread has decided it already. */

@@ -135,6 +135,7 @@ export class PoolExecutor {
           minLogLevel: call.events.minLogLevel,
           clientCapabilities: call.peer?.clientCapabilities,
           ...(waitsForNative ? { nativeAllowed: true } : {}),
+          ...(call.tool.checkOutput === undefined ? { stringIsText: true } : {}),
           ...(call.inputs ? { inputs: call.inputs } : {}),
           ...(call.auth ? { auth: call.auth } : {}),
         };

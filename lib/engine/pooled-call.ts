@@ -7,6 +7,8 @@
  * part (`start` returns how to `abandon` it). Everything about deciding once lives here, so the two
  * executors cannot drift apart on it.
  */
+
+import { receiveMovedStrings } from '../tools/moved-strings.js';
 import type { AbandonReason } from './abandon-reason.js';
 import { type Admission, OverloadedError, type QueuedWait, type Release } from './admission.js';
 import type { CancelReason } from './cancellation.js';
@@ -168,7 +170,11 @@ export function overloaded(error: OverloadedError): Outcome {
  */
 export function resultOutcome(result: PoolTaskResult, limitMs = 0): Outcome {
   if (result.ok === false && result.abandoned && limitMs > 0) return { kind: 'timeout', limitMs };
-  if (result.ok === true) return { kind: 'ok', value: result.value };
+  if (result.ok === true) {
+    // A thread's long strings came as bytes: they become fields that read them when asked.
+    if (result.moved !== undefined) receiveMovedStrings(result.value, result.moved);
+    return { kind: 'ok', value: result.value };
+  }
   if (result.ok === 'input-required') return { kind: 'input-required', questions: result.questions };
   return result.missingCapability === undefined
     ? { kind: 'tool-error', message: result.message }

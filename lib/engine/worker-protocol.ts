@@ -10,6 +10,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { Principal } from '../auth/principal.js';
 import type { Question } from '../tools/client-questions.js';
+import type { MovedString } from '../tools/moved-strings.js';
 import type { LogLevel } from '../tools/tool-context.js';
 import type { TraceCarrier, WorkerTelemetry } from './call-observer.js';
 import type { CallEvents, CallInputs } from './engine-call.js';
@@ -45,6 +46,11 @@ export interface PoolTask {
   trace?: TraceCarrier;
   /** The tool may load native code in this thread (pinned to threads); otherwise it is refused. */
   nativeAllowed?: boolean;
+  /**
+   * The tool has no outputSchema, so a string it returns is a text block's text (as the main
+   * thread would make it): a long one may then leave the thread as bytes (tools/moved-strings.ts).
+   */
+  stringIsText?: boolean;
 }
 
 /**
@@ -54,7 +60,13 @@ export interface PoolTask {
  * delivered before its answer.
  */
 export type PoolTaskResult = (
-  | { ok: true; value: unknown; events: number }
+  | {
+      ok: true;
+      value: unknown;
+      events: number;
+      /** The value's long strings, moved out as bytes by a pool thread (tools/moved-strings.ts). */
+      moved?: MovedString[];
+    }
   | { ok: false; message: string; abandoned: boolean; events: number; missingCapability?: string }
   /** The handler asked questions its answers lacked: the attempt is over and the thread free. */
   | { ok: 'input-required'; questions: Question[]; events: number }

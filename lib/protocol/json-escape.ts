@@ -62,20 +62,55 @@ function instantiated(): Escaper {
  * when the text has a lone surrogate.
  */
 export function escapedJson(text: string): string[] | undefined {
-  if (!text.isWellFormed()) return undefined;
+  const parts: string[] = [];
+  const escaped = eachEscapedChunk(text, (memory, end, ascii) => {
+    // As many bytes as characters: ASCII, read back byte for byte (the escapes are ASCII too).
+    parts.push(memory.toString(ascii ? 'latin1' : 'utf8', OUTPUT_AT, end));
+  });
+  return escaped ? parts : undefined;
+}
+
+/**
+ * The same escaped characters as UTF-8 bytes in one buffer of their own, for a pool thread to move
+ * to the main thread whole (tools/moved-strings.ts), or undefined when the text has a lone
+ * surrogate. The buffer is sized for the text plus an eighth, and grows by half when the escapes
+ * need more; the view returned is as long as the escaped text.
+ */
+export function escapedJsonBytes(text: string): Buffer | undefined {
+  let bytes = Buffer.allocUnsafeSlow(Math.ceil(Buffer.byteLength(text, 'utf8') * 1.125) + 64);
+  let at = 0;
+  const escaped = eachEscapedChunk(text, (memory, end) => {
+    const size = end - OUTPUT_AT;
+    if (at + size > bytes.length) {
+      const bigger = Buffer.allocUnsafeSlow(Math.max(Math.ceil(bytes.length * 1.5), at + size));
+      bytes.copy(bigger, 0, 0, at);
+      bytes = bigger;
+    }
+    at += memory.copy(bytes, at, OUTPUT_AT, end);
+  });
+  return escaped ? bytes.subarray(0, at) : undefined;
+}
+
+/**
+ * Escapes `text` 16 Ki characters at a time, handing each escaped chunk (the module's memory from
+ * OUTPUT_AT to `end`; `ascii` when its input was) to `visit` before the next overwrites it. False,
+ * with nothing visited, when the text has a lone surrogate.
+ */
+function eachEscapedChunk(
+  text: string,
+  visit: (memory: Buffer, end: number, ascii: boolean) => void,
+): boolean {
+  if (!text.isWellFormed()) return false;
   escaper ??= instantiated();
   const { memory, escape: escapeInto } = escaper;
-  const parts: string[] = [];
   for (let from = 0; from < text.length; ) {
     let to = Math.min(from + CHUNK_CHARS, text.length);
     const last = text.charCodeAt(to - 1);
     if (to < text.length && last >= 0xd800 && last <= 0xdbff) to--;
     const chunk = text.slice(from, to);
     const length = memory.write(chunk, INPUT_AT, INPUT_BYTES, 'utf8');
-    const end = escapeInto(INPUT_AT, length, OUTPUT_AT);
-    // As many bytes as characters: ASCII, read back byte for byte (the escapes are ASCII too).
-    parts.push(memory.toString(length === chunk.length ? 'latin1' : 'utf8', OUTPUT_AT, end));
+    visit(memory, escapeInto(INPUT_AT, length, OUTPUT_AT), length === chunk.length);
     from = to;
   }
-  return parts;
+  return true;
 }

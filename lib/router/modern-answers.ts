@@ -16,7 +16,7 @@ import {
   RESULT_TASK,
 } from '../protocol/eras.js';
 import { ErrorCode } from '../protocol/error-codes.js';
-import { concatenated, EncodedResult, encodeJson, type JsonText } from '../protocol/message-encoding.js';
+import { EncodedResult, encodeJson, type JsonText, piecedText } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { type CacheOptions, resolveCacheHint } from './cache-hints.js';
 import { InputRequiredAnswer } from './mrtr-rounds.js';
@@ -91,14 +91,15 @@ export class ModernAnswers {
       !('_meta' in body) &&
       !('resultType' in body) &&
       !this.#hints.has(method) &&
-      (value.pieces?.[0] ?? value.text).startsWith('{');
+      firstText(value).startsWith('{');
     if (!spliceable) return { result, json: encodeJson(result) };
-    if (value.pieces === undefined) return { result, json: { ok: true, text: this.#spliced(value.text) } };
+    const { json } = value;
+    if (json.pieces === undefined) return { result, json: { ok: true, text: this.#spliced(json.text) } };
     // In pieces (long strings as they are), only the first is spliced: reading the whole text
-    // would flatten it, a copy of every long string. A text in pieces is never an empty object.
-    const [first, ...others] = value.pieces;
-    const pieces = [`${this.#prefix},${first!.slice(1)}`, ...others];
-    return { result, json: { ok: true, text: concatenated(pieces), pieces } };
+    // would flatten it, a copy of every long string. A text in pieces is never an empty object, and
+    // starts with the JSON before its first long string (characters, never bytes).
+    const [first, ...others] = json.pieces;
+    return { result, json: piecedText([`${this.#prefix},${(first as string).slice(1)}`, ...others]) };
   }
 
   /** An encoded result's text with the modern fields in front of its own. */
@@ -112,4 +113,10 @@ export class ModernAnswers {
     const uri = (error.data as { uri?: unknown } | undefined)?.uri;
     return ProtocolError.invalidParams(error.message, { uri });
   }
+}
+
+/** The start of an encoded result's text: its first piece, or the text itself. */
+function firstText(value: EncodedResult): string {
+  const first = value.json.pieces?.[0];
+  return typeof first === 'string' ? first : value.json.text;
 }

@@ -66,7 +66,7 @@ interface Answering {
 const AS_IS: Answering = {
   result: (_method, value) =>
     value instanceof EncodedResult
-      ? { result: value.value, json: { ok: true, text: value.text, pieces: value.pieces } }
+      ? { result: value.value, json: value.json }
       : { result: value, json: encodeJson(value) },
   failure: (request, error) => failure(request.id, error),
 };
@@ -319,7 +319,7 @@ export class Router {
     if (value === NO_RESPONSE) return;
     const { result, json } = answering.result(request.method, value);
     if (json.ok) {
-      sink.send(encodedSuccess(request.id, result, json.text, json.pieces));
+      sink.send(encodedSuccess(request.id, result, json));
       return;
     }
     this.#logError(`weft: the result of ${request.method} cannot be sent as JSON: ${json.problem}`);

@@ -16,7 +16,7 @@ import type { CallEvents, CallPeer } from '../engine/engine-call.js';
 import type { Outcome } from '../engine/outcome.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { notification } from '../protocol/json-rpc.js';
-import { EncodedResult } from '../protocol/message-encoding.js';
+import { EncodedResult, jsonLength } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import { isInputRequiredReturn } from '../tools/client-questions.js';
 import type { CallToolResult } from '../tools/content.js';
@@ -286,9 +286,11 @@ function sendableSuccess(
   const json = encodeToolResult(result);
   if (!json.ok) return unsendable(tool, json.problem);
   // UTF-16 code units: a close, cheap bound on the bytes (exact for ASCII, which JSON mostly is).
-  if (maxResultBytes > 0 && json.text.length > maxResultBytes)
-    return tooLarge(tool, json.text.length, maxResultBytes);
-  return new EncodedResult(result, json.text, json.pieces);
+  if (maxResultBytes > 0) {
+    const length = jsonLength(json);
+    if (length > maxResultBytes) return tooLarge(tool, length, maxResultBytes);
+  }
+  return new EncodedResult(result, json);
 }
 
 /** What a throw says, even when the thrown value is itself hostile (a throwing toString). */

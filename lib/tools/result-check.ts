@@ -11,6 +11,7 @@
  */
 
 import { isAtobBase64, isPlainBase64 } from '../protocol/plain-text.js';
+import { movedPiece } from './moved-strings.js';
 import { noteProvedPlain } from './result-encoding.js';
 
 type Fields = Record<string, unknown>;
@@ -67,11 +68,11 @@ function blockProblem(block: unknown): string | undefined {
     return `has type ${typeof type === 'string' ? JSON.stringify(type) : kindOf(type)}; a content block's type is one of ${KNOWN_TYPES}`;
   }
   for (const field of required) {
-    if (typeof block[field] !== 'string') {
+    if (!isString(block, field)) {
       return `(${type}) needs "${field}" as a string, got ${kindOf(block[field])}`;
     }
   }
-  if ((type === 'image' || type === 'audio') && !isCheckedBase64(block, block.data as string)) {
+  if ((type === 'image' || type === 'audio') && !isCheckedBase64(block, 'data')) {
     return `(${type}) "data" must be base64 (what atob accepts)`;
   }
   for (const field of OPTIONAL_STRINGS.get(type) ?? []) {
@@ -118,11 +119,22 @@ function annotationsProblem(annotations: unknown): string | undefined {
 }
 
 /**
+ * A string field, read without reading a string a pool thread moved over as bytes (moved-strings.ts):
+ * that one is a string, and making it one here would undo the move.
+ */
+function isString(holder: Fields, field: string): boolean {
+  return movedPiece(holder, field) !== undefined || typeof holder[field] === 'string';
+}
+
+/**
  * Base64 as clients check it (what atob accepts). A canonical text is proved by a scan, and noted
  * for the encoder with the object holding it, so that it is not scanned again when the result is
- * encoded in the same turn (result-encoding.ts).
+ * encoded in the same turn (result-encoding.ts); a pool thread's scan of a string it moved stands.
  */
-function isCheckedBase64(holder: Fields, text: string): boolean {
+function isCheckedBase64(holder: Fields, field: string): boolean {
+  const moved = movedPiece(holder, field);
+  if (moved?.base64) return true;
+  const text = holder[field] as string;
   if (isPlainBase64(text)) {
     noteProvedPlain(holder, text);
     return true;
@@ -150,10 +162,9 @@ function embeddedResourceProblem(resource: unknown): string | undefined {
   if (typeof resource.uri !== 'string')
     return `needs "resource.uri" as a string, got ${kindOf(resource.uri)}`;
   // Text contents, or else blob contents: the spec's two kinds of embedded resource.
-  if (typeof resource.text !== 'string') {
-    if (typeof resource.blob !== 'string') return 'needs "resource.text" or "resource.blob" as a string';
-    if (!isCheckedBase64(resource, resource.blob))
-      return '"resource.blob" must be base64 (what atob accepts)';
+  if (!isString(resource, 'text')) {
+    if (!isString(resource, 'blob')) return 'needs "resource.text" or "resource.blob" as a string';
+    if (!isCheckedBase64(resource, 'blob')) return '"resource.blob" must be base64 (what atob accepts)';
   }
   if (resource.mimeType !== undefined && typeof resource.mimeType !== 'string') {
     return `"resource.mimeType" must be a string when present, got ${kindOf(resource.mimeType)}`;

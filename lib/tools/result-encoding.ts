@@ -12,15 +12,15 @@
  *
  * A long string that does need escaping (a document's text: newlines, quotes, tabs) is escaped by
  * json-escape.ts instead (a quarter of JSON.stringify's cost), and its escaped parts are its pieces.
+ * A string a pool thread moved over as its JSON bytes (moved-strings.ts) is one piece: those bytes.
  */
 import { randomUUID } from 'node:crypto';
 import { escapedJson } from '../protocol/json-escape.js';
-import { concatenated, encodeJson, type JsonText } from '../protocol/message-encoding.js';
+import { encodeJson, type JsonPiece, type JsonText, piecedText } from '../protocol/message-encoding.js';
 import { isJsonVerbatim } from '../protocol/plain-text.js';
 import type { CallToolResult } from './content.js';
-
-/** Strings shorter than this are stringified with the rest: setting one aside (the checks, or the escaper) would cost more. */
-const LONG_STRING_MIN_CHARS = 64 * 1024;
+import { LONG_STRING_MIN_CHARS, longStringIn, stringSlotOf, withSlotReplaced } from './long-strings.js';
+import { movedSlotIn } from './moved-strings.js';
 
 /**
  * Long strings the result check proved canonical base64, by the block (or embedded resource) that
@@ -47,8 +47,11 @@ const MARKER = `weft-verbatim-${randomUUID()}-`;
 
 type Fields = Record<string, unknown>;
 
-/** A string set aside: as it is (JSON writes it so), or its escaped characters in parts. */
-type SetAside = string | readonly string[];
+/**
+ * A string set aside: as it is (JSON writes it so), its escaped characters in parts, or the bytes
+ * a pool thread made of it (moved-strings.ts).
+ */
+type SetAside = string | readonly string[] | Buffer;
 
 /** The result's JSON text, in pieces when it has long strings (set aside as they are, or escaped). */
 export function encodeToolResult(result: CallToolResult): JsonText {
@@ -68,26 +71,21 @@ export function encodeToolResult(result: CallToolResult): JsonText {
   return splitAtMarkers(json.text, setAside) ?? encodeJson(result);
 }
 
-/** The block with its long strings replaced by markers (pushed to `setAside`), or itself. */
+/** The block with its long string replaced by a marker (the string pushed to `setAside`), or itself. */
 function withoutLongStrings(block: Fields, setAside: SetAside[]): Fields {
-  let copy: Fields | undefined;
-  const setAsideField = (holder: Fields, field: string): Fields | undefined => {
-    const value = holder[field];
-    if (typeof value !== 'string' || value.length < LONG_STRING_MIN_CHARS) return undefined;
-    const piece = provedPlain.get(holder) === value || isJsonVerbatim(value) ? value : escapedJson(value);
-    if (piece === undefined) return undefined;
-    const marked = { ...holder, [field]: `${MARKER}${setAside.length}` };
-    setAside.push(piece);
-    return marked;
-  };
-  if (block.type === 'text') copy = setAsideField(block, 'text');
-  else if (block.type === 'image' || block.type === 'audio') copy = setAsideField(block, 'data');
-  else if (block.type === 'resource' && typeof block.resource === 'object' && block.resource !== null) {
-    const resource = block.resource as Fields;
-    const marked = setAsideField(resource, typeof resource.text === 'string' ? 'text' : 'blob');
-    if (marked !== undefined) copy = { ...block, resource: marked };
+  // Moved over as bytes and untouched since: the bytes are its JSON text already.
+  const moved = movedSlotIn(block);
+  if (moved !== undefined) {
+    setAside.push(moved.piece.bytes);
+    return withSlotReplaced(block, moved.slot, `${MARKER}${setAside.length - 1}`);
   }
-  return copy ?? block;
+  const slot = stringSlotOf(block);
+  const value = slot && longStringIn(slot);
+  if (slot === undefined || value === undefined) return block;
+  const piece = provedPlain.get(slot.holder) === value || isJsonVerbatim(value) ? value : escapedJson(value);
+  if (piece === undefined) return block;
+  setAside.push(piece);
+  return withSlotReplaced(block, slot, `${MARKER}${setAside.length - 1}`);
 }
 
 /**
@@ -96,7 +94,7 @@ function withoutLongStrings(block: Fields, setAside: SetAside[]): Fields {
  * order.
  */
 function splitAtMarkers(text: string, setAside: readonly SetAside[]): JsonText | undefined {
-  const pieces: string[] = [];
+  const pieces: JsonPiece[] = [];
   let from = 0;
   for (let index = 0; index < setAside.length; index++) {
     const marker = `"${MARKER}${index}"`;
@@ -104,11 +102,11 @@ function splitAtMarkers(text: string, setAside: readonly SetAside[]): JsonText |
     if (at === -1) return undefined;
     pieces.push(text.slice(from, at + 1));
     const string = setAside[index]!;
-    if (typeof string === 'string') pieces.push(string);
+    if (typeof string === 'string' || Buffer.isBuffer(string)) pieces.push(string);
     else for (const part of string) pieces.push(part);
     from = at + marker.length - 1;
   }
   if (text.includes(MARKER, from)) return undefined;
   pieces.push(text.slice(from));
-  return { ok: true, text: concatenated(pieces), pieces };
+  return piecedText(pieces);
 }

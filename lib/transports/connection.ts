@@ -7,6 +7,7 @@
 import type { Socket } from 'node:net';
 import type { Principal } from '../auth/principal.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
+import type { JsonPiece } from '../protocol/message-encoding.js';
 import type { MessageSink, PeerAddress, Session } from '../router/session.js';
 
 export interface Connection {
@@ -26,7 +27,7 @@ export interface Connection {
    * The same text as chunks to write in order (a large result's own string kept apart from its
    * envelope, so it is never copied into a joined string): for transports that write to a stream.
    */
-  encodeChunks(message: JsonRpcMessage | JsonRpcMessage[]): readonly string[] | undefined;
+  encodeChunks(message: JsonRpcMessage | JsonRpcMessage[]): readonly JsonPiece[] | undefined;
   /** The peer is gone: its in-flight calls are cancelled (blocking work stops). */
   close(): void;
 }

@@ -16,6 +16,8 @@
  * Event ids are `<stream>_<seq>`, so an id alone says which stream to resume; `<stream>_0` means
  * "before the first message".
  */
+import type { AnswerPayload } from './chunk-bytes.js';
+
 /**
  * The bytes of events stored across every session's store, with one bound for them all: past it the
  * oldest event anywhere is forgotten first. Without it the per-session bounds multiply by the number
@@ -80,8 +82,11 @@ export interface BudgetEntry {
   newer: BudgetEntry | undefined;
 }
 
-/** What a stream writes for one event, id and framing included: text, or a large event's bytes. */
-export type EventFrame = string | Buffer;
+/**
+ * What a stream writes for one event, id and framing included: text, a large event's bytes, or its
+ * parts (one holding a pool thread's bytes as they came, chunk-bytes.ts). `length` bounds the store.
+ */
+export type EventFrame = AnswerPayload;
 
 export interface StoredEvent {
   id: string;

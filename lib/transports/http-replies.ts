@@ -4,7 +4,8 @@
  * the HTTP request, not any message in it).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { answerPayload } from './chunk-bytes.js';
+import type { JsonPiece } from '../protocol/message-encoding.js';
+import { answerPayload, writePayload } from './chunk-bytes.js';
 
 export function header(request: IncomingMessage, name: string): string | undefined {
   const value = request.headers[name];
@@ -39,7 +40,7 @@ export function sendJson(
 export function sendJsonChunks(
   response: ServerResponse,
   status: number,
-  chunks: readonly string[],
+  chunks: readonly JsonPiece[],
   headers: Record<string, string> = {},
 ): void {
   const body = answerPayload(chunks);
@@ -52,7 +53,8 @@ export function sendJsonChunks(
     'content-length': String(body.length),
     ...headers,
   });
-  response.end(body);
+  writePayload(response, body);
+  response.end();
 }
 
 export function reply(

@@ -8,7 +8,8 @@
  * (`watchReader`) is ended when its reader stops reading, never because one message is large.
  */
 import type { ServerResponse } from 'node:http';
-import { answerPayload } from './chunk-bytes.js';
+import type { JsonPiece } from '../protocol/message-encoding.js';
+import { answerPayload, writePayload } from './chunk-bytes.js';
 import type { EventFrame } from './event-store.js';
 import { type ReaderBounds, StalledReaderWatch } from './stalled-reader.js';
 
@@ -17,11 +18,11 @@ import { type ReaderBounds, StalledReaderWatch } from './stalled-reader.js';
  * chunks (JSON never holds a raw newline) between the event's head and its end, encoded once
  * (a large one as one Buffer, chunk-bytes.ts), never joined into one more string first.
  */
-export function eventFrame(eventId: string, chunks: readonly string[]): EventFrame {
+export function eventFrame(eventId: string, chunks: readonly JsonPiece[]): EventFrame {
   return messageFrame(`event: message\nid: ${eventId}\ndata: `, chunks);
 }
 
-function messageFrame(head: string, chunks: readonly string[]): EventFrame {
+function messageFrame(head: string, chunks: readonly JsonPiece[]): EventFrame {
   return answerPayload([head, ...chunks], '\n\n');
 }
 
@@ -75,12 +76,12 @@ export class SseWriter {
   /** Writes one event's frame (`eventFrame`'s, kept for replay): the same string or bytes every time. */
   frame(frame: EventFrame): void {
     if (this.ended || (this.#watch !== undefined && !this.#watch.admits(frame.length))) return;
-    this.#response.write(frame);
+    writePayload(this.#response, frame);
     this.#watch?.wrote(frame.length);
   }
 
   /** Writes one message event without an id, for a stream that cannot be resumed; `data` as chunks. */
-  message(data: readonly string[]): void {
+  message(data: readonly JsonPiece[]): void {
     this.frame(messageFrame('event: message\ndata: ', data));
   }
 

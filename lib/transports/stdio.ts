@@ -10,8 +10,9 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { failure, type JsonRpcMessage, parseError } from '../protocol/json-rpc.js';
+import type { JsonPiece } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
-import { answerPayload } from './chunk-bytes.js';
+import { answerPayload, writePayload } from './chunk-bytes.js';
 import type { Connect, Connection } from './connection.js';
 import { type LineEvent, LineSplitter } from './line-splitter.js';
 
@@ -29,7 +30,7 @@ export class StdioTransport {
   readonly #splitter: LineSplitter;
   readonly #maxMessageBytes: number;
   /** Each message's text as chunks (connection.encodeChunks), in the order they were sent. */
-  #outbox: (readonly string[])[] = [];
+  #outbox: (readonly JsonPiece[])[] = [];
   /** Characters in #outbox: with stdout's own buffer, what the client has not yet been sent. */
   #outboxChars = 0;
   #flushScheduled = false;
@@ -117,7 +118,7 @@ export class StdioTransport {
     if (chunks !== undefined) this.#enqueue(chunks);
   }
 
-  #enqueue(chunks: readonly string[]): void {
+  #enqueue(chunks: readonly JsonPiece[]): void {
     this.#outbox.push(chunks);
     for (const chunk of chunks) this.#outboxChars += chunk.length;
     if (!this.#flushScheduled) {
@@ -149,7 +150,7 @@ export class StdioTransport {
       }
       if (small.length > 0) this.#output.write(`${small.join('\n')}\n`);
       small = [];
-      this.#output.write(payload);
+      writePayload(this.#output, payload);
       writable = this.#output.write('\n');
     }
     if (small.length > 0) writable = this.#output.write(`${small.join('\n')}\n`);

@@ -38,7 +38,7 @@ import { ProtocolError } from '../protocol/protocol-error.js';
 import type { PeerAddress } from '../router/session.js';
 import { type AuthHook, callAuthHook, isAccepted } from './bearer-auth.js';
 import { CallerIdentity, type CallerIdentityOptions } from './caller-identity.js';
-import { answerPayload } from './chunk-bytes.js';
+import { answerPayload, wholePayload } from './chunk-bytes.js';
 import { type Connect, peerOf } from './connection.js';
 import { closeListener, trackSockets } from './listener-close.js';
 import { type OriginGuardOptions, originProblem } from './origin-guard.js';
@@ -306,7 +306,7 @@ export class WebSocketTransport {
           if (socket.readyState !== socket.OPEN) return;
           const chunks = connection.encodeChunks(message);
           if (chunks === undefined) return;
-          const frame = answerPayload(chunks);
+          const frame = wholePayload(answerPayload(chunks));
           socket.send(frame, { binary: false }, resumeWhenDrained);
           watch.wrote(frame.length);
           if (!paused && socket.bufferedAmount > this.#options.maxBufferedBytes) {

@@ -47,10 +47,15 @@ function paceReading(source: Readable, slow: boolean): void {
   });
 }
 
+/** Where the tool runs: inline, or on a pool thread (whose long answer leaves the thread as bytes). */
+type Placement = 'inline' | 'thread';
+let placement: Placement = 'inline';
+
 function callParams(era: Era, mib: number, progress: boolean): Record<string, unknown> {
   const meta: Record<string, unknown> = era === 'modern' ? envelope() : {};
   if (progress) meta.progressToken = 'p';
-  return { name: 'large', arguments: { mib, document: isDocument(mib) }, _meta: meta };
+  const name = placement === 'inline' ? 'large' : 'large_blocking';
+  return { name, arguments: { mib, document: isDocument(mib) }, _meta: meta };
 }
 
 const isDocument = (mib: number) => mib < 64;
@@ -211,27 +216,46 @@ describe('an answer larger than every backlog bound reaches its reader whole', (
   });
   after(() => server.close());
 
-  for (const mib of SIZES) {
-    for (const slow of [false, true]) {
-      const reader = slow ? 'a slow reader' : 'a fast reader';
-      for (const era of ['legacy', 'modern'] as const) {
-        it(`stdio, ${era}: ${mib} MiB to ${reader}`, async () => {
-          assertWhole(await overStdio(era, mib, slow), mib);
-        });
-        it(`WebSocket, ${era}: ${mib} MiB to ${reader}`, async () => {
-          assertWhole(await overWebSocket(wsUrl, era, mib, slow), mib);
-        });
+  // On a thread, the 8 MiB document leaves as escaped bytes made there, the 64 MiB text as its
+  // bytes; only the slow reader of 64 MiB is left to the inline runs (the writing is the same).
+  const cases = [
+    ...SIZES.flatMap((mib) => [false, true].map((slow) => ({ where: 'inline' as const, mib, slow }))),
+    { where: 'thread' as const, mib: 8, slow: false },
+    { where: 'thread' as const, mib: 8, slow: true },
+    { where: 'thread' as const, mib: 64, slow: false },
+  ];
+  for (const { where, mib, slow } of cases) {
+    const reader = `${slow ? 'a slow reader' : 'a fast reader'}${where === 'thread' ? ', from a pool thread' : ''}`;
+    const run = (deliver: () => Promise<Wire>) => async () => {
+      placement = where;
+      try {
+        assertWhole(await deliver(), mib);
+      } finally {
+        placement = 'inline';
       }
-      it(`legacy Streamable HTTP (SSE): ${mib} MiB to ${reader}`, async () => {
-        assertWhole(await overLegacyHttp(httpUrl, mib, slow), mib);
-      });
-      it(`2026-07-28 HTTP, JSON: ${mib} MiB to ${reader}`, async () => {
-        assertWhole(await overModernHttp(httpUrl, mib, slow, false), mib);
-      });
-      it(`2026-07-28 HTTP, SSE after progress: ${mib} MiB to ${reader}`, async () => {
-        assertWhole(await overModernHttp(httpUrl, mib, slow, true), mib);
-      });
+    };
+    for (const era of ['legacy', 'modern'] as const) {
+      it(
+        `stdio, ${era}: ${mib} MiB to ${reader}`,
+        run(() => overStdio(era, mib, slow)),
+      );
+      it(
+        `WebSocket, ${era}: ${mib} MiB to ${reader}`,
+        run(() => overWebSocket(wsUrl, era, mib, slow)),
+      );
     }
+    it(
+      `legacy Streamable HTTP (SSE): ${mib} MiB to ${reader}`,
+      run(() => overLegacyHttp(httpUrl, mib, slow)),
+    );
+    it(
+      `2026-07-28 HTTP, JSON: ${mib} MiB to ${reader}`,
+      run(() => overModernHttp(httpUrl, mib, slow, false)),
+    );
+    it(
+      `2026-07-28 HTTP, SSE after progress: ${mib} MiB to ${reader}`,
+      run(() => overModernHttp(httpUrl, mib, slow, true)),
+    );
   }
 });
 

@@ -99,7 +99,7 @@ describe('encodeMessage', () => {
     };
     const text = encodeJson(result);
     assert.ok(text.ok);
-    const message = encodedSuccess('id-1', result, text.text);
+    const message = encodedSuccess('id-1', result, text);
     const before = reads;
     const sent = encodeMessage(message, () => assert.fail('nothing to report'));
     assert.equal(reads, before, 'the result was read again');

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
+import { concatenated, type JsonPiece } from '../../lib/protocol/message-encoding.js';
 import type { CallToolResult } from '../../lib/tools/content.js';
 import { callToolResultProblem } from '../../lib/tools/result-check.js';
 import { encodeToolResult } from '../../lib/tools/result-encoding.js';
@@ -39,7 +40,7 @@ const block = fc.oneof(
   }),
 );
 
-const joined = (pieces: readonly string[]) => pieces.join('');
+const joined = (pieces: readonly JsonPiece[]) => concatenated(pieces);
 
 test('the pieces joined are JSON.stringify of the result, whatever its long strings hold', () => {
   fc.assert(
