@@ -216,13 +216,13 @@ describe('an answer larger than every backlog bound reaches its reader whole', (
   });
   after(() => server.close());
 
-  // On a thread, the 8 MiB document leaves as escaped bytes made there, the 64 MiB text as its
-  // bytes; only the slow reader of 64 MiB is left to the inline runs (the writing is the same).
+  // On a thread, the 8 MiB document leaves as escaped bytes made there and written as they are;
+  // 64 MiB is left to the inline runs (past the thread, the writing is the same, and npm test's
+  // time is bounded).
   const cases = [
     ...SIZES.flatMap((mib) => [false, true].map((slow) => ({ where: 'inline' as const, mib, slow }))),
     { where: 'thread' as const, mib: 8, slow: false },
     { where: 'thread' as const, mib: 8, slow: true },
-    { where: 'thread' as const, mib: 64, slow: false },
   ];
   for (const { where, mib, slow } of cases) {
     const reader = `${slow ? 'a slow reader' : 'a fast reader'}${where === 'thread' ? ', from a pool thread' : ''}`;
