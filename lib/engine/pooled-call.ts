@@ -7,7 +7,6 @@
  * part (`start` returns how to `abandon` it). Everything about deciding once lives here, so the two
  * executors cannot drift apart on it.
  */
-
 import { receiveMovedStrings } from '../tools/moved-strings.js';
 import type { AbandonReason } from './abandon-reason.js';
 import { type Admission, OverloadedError, type QueuedWait, type Release } from './admission.js';

@@ -47,6 +47,5 @@ export function withSlotReplaced(block: Fields, slot: StringSlot, replacement: s
   const holder: Fields = {};
   for (const key of Object.keys(slot.holder))
     holder[key] = key === slot.field ? replacement : slot.holder[key];
-  if (!(slot.field in holder)) holder[slot.field] = replacement;
   return slot.holder === block ? holder : { ...block, resource: holder };
 }

@@ -106,15 +106,15 @@ const untouched = new WeakMap<object, MovedPiece>();
 export function receiveMovedStrings(value: unknown, moved: readonly MovedString[]): void {
   const content = (value as { content: unknown[] }).content;
   for (const string of moved) {
-    const slot = slotFor(content[string.block], string.field);
-    if (slot === undefined) continue;
-    untouched.set(slot.holder, {
+    const holder = holderOf(content[string.block]);
+    if (holder === undefined) continue;
+    untouched.set(holder, {
       field: string.field,
       bytes: Buffer.from(string.bytes, 0, string.length),
       escaped: string.escaped,
       base64: string.base64,
     });
-    Object.defineProperty(slot.holder, string.field, {
+    Object.defineProperty(holder, string.field, {
       get: readMoved,
       set: writeMoved,
       enumerable: true,
@@ -123,15 +123,14 @@ export function receiveMovedStrings(value: unknown, moved: readonly MovedString[
   }
 }
 
-/** The block's slot for `field` (the block's own, or its embedded resource's), read without reading the field. */
-function slotFor(block: unknown, field: string): StringSlot | undefined {
+/**
+ * The object holding a block's long string (the block, or its embedded resource), found without
+ * reading the string's field; undefined when there is none to hold one.
+ */
+function holderOf(block: unknown): Fields | undefined {
   if (typeof block !== 'object' || block === null) return undefined;
-  const fields = block as Fields;
-  if (fields.type !== 'resource') return { holder: fields, field };
-  const resource = fields.resource;
-  return typeof resource === 'object' && resource !== null
-    ? { holder: resource as Fields, field }
-    : undefined;
+  const holder = (block as Fields).type === 'resource' ? (block as Fields).resource : block;
+  return typeof holder === 'object' && holder !== null ? (holder as Fields) : undefined;
 }
 
 /** The moved piece `holder` keeps in `field`, when nobody has read or written that field since it arrived. */
@@ -142,10 +141,9 @@ export function movedPiece(holder: object, field: string): MovedPiece | undefine
 
 /** The block's moved piece and where it is (the block, or its embedded resource), while untouched. */
 export function movedSlotIn(block: Fields): { slot: StringSlot; piece: MovedPiece } | undefined {
-  const holder = block.type === 'resource' ? block.resource : block;
-  if (typeof holder !== 'object' || holder === null) return undefined;
-  const piece = untouched.get(holder);
-  return piece && { slot: { holder: holder as Fields, field: piece.field }, piece };
+  const holder = holderOf(block);
+  const piece = holder && untouched.get(holder);
+  return piece && { slot: { holder: holder!, field: piece.field }, piece };
 }
 
 /** First read of a moved field: its string, kept from then on as the field's plain value. */
