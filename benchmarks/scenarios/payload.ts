@@ -13,7 +13,8 @@
  * every contender alike; the ratios weft inline / SDK and weft thread / SDK + Piscina are taken
  * round by round, then their median. On a loaded two-core machine only the ratios mean much.
  */
-import { closedLoop } from '../load/closed-loop.js';
+import { performance } from 'node:perf_hooks';
+import { type CallSpec, closedLoop } from '../load/closed-loop.js';
 import { peakRssMiB, resetPeakRss } from '../load/process-probe.js';
 import { cpuBetween, readThreadCpu } from '../load/thread-cpu.js';
 import type { TransportName } from '../load/wire.js';
@@ -25,6 +26,19 @@ import { type Budget, medians, type Scenario, type ScenarioContext, withServers 
 const KIB = 1024;
 const MIB = 1024 * KIB;
 const IN_FLIGHT = 8;
+/**
+ * A window lasts the budget's time or as long as these many calls take at the rate the warm-up
+ * saw, whichever is longer, up to MAX_WINDOW_MS; the warm-up likewise has a floor in calls. At
+ * 8 MiB a 700 ms window held 5-7 calls, so one full collection landing in it or not moved a
+ * contender's CPU per call by a third and a ratio from 0.55 to 1.1 between runs (a longer driver
+ * read weft's inline document over HTTP at 46 ms a call against the SDK's 80-86); and a warm-up
+ * of 200 ms was two such calls, while a server's first calls at a new size pay for its heap's
+ * growth (a fresh server's 100 KiB document on a thread: 38 page faults a call at first, 4 after
+ * five seconds).
+ */
+const MIN_WINDOW_CALLS = 24;
+const MIN_WARMUP_CALLS = 16;
+const MAX_WINDOW_MS = 4000;
 /** Fresh servers measured per contender for the 8 MiB peak, whose median is recorded. */
 const FRESH_SAMPLES = 3;
 
@@ -212,6 +226,25 @@ function stepsPerServer(context: ScenarioContext, sizes: number[], kinds: Kind[]
     context.budget.repeats;
 }
 
+/**
+ * Warms a contender up at a new point (the budget's half warm-up, then more until MIN_WARMUP_CALLS
+ * were answered) and returns how long its windows there last.
+ */
+async function warmUp(server: RunningServer, call: CallSpec, budget: Budget): Promise<number> {
+  const started = performance.now();
+  let answered = 0;
+  let rate = 0;
+  for (let spanMs = budget.warmupMs / 2; answered < MIN_WARMUP_CALLS; ) {
+    const result = await closedLoop(server.client, call, IN_FLIGHT, spanMs);
+    answered += result.completed;
+    rate = result.callsPerSecond;
+    if (performance.now() - started > MAX_WINDOW_MS || rate === 0) break;
+    spanMs = ((MIN_WARMUP_CALLS - answered) / rate) * 1000;
+  }
+  const forCalls = rate > 0 ? (MIN_WINDOW_CALLS / rate) * 1000 : budget.windowMs;
+  return Math.min(MAX_WINDOW_MS, Math.max(budget.windowMs, forCalls));
+}
+
 function callOf(contender: Contender, kind: Kind, size: number, argument: string | undefined) {
   const suffix = contender.placement === 'inline' ? '' : `_${contender.placement}`;
   switch (kind) {
@@ -248,13 +281,14 @@ async function measurePoint(
     return server ? [{ contender, server, call: callOf(contender, kind, size, argument) }] : [];
   });
   const samples = new Map<string, { cpu: number; main: number; rate: number }[]>();
+  const windowMs = new Map<Contender, number>();
   for (let round = 0; round < budget.repeats; round++) {
     const order = round % 2 === 0 ? present : [...present].reverse();
     for (const { contender, server, call } of order) {
-      if (round === 0) await closedLoop(server.client, call, IN_FLIGHT, budget.warmupMs / 2);
+      if (round === 0) windowMs.set(contender, await warmUp(server, call, budget));
       const peakKnown = resetPeakRss(server.pid);
       const before = readThreadCpu(server.pid);
-      const result = await closedLoop(server.client, call, IN_FLIGHT, budget.windowMs);
+      const result = await closedLoop(server.client, call, IN_FLIGHT, windowMs.get(contender)!);
       const after = readThreadCpu(server.pid);
       const peak = peakKnown ? peakRssMiB(server.pid) : undefined;
       if (peak !== undefined) peaks.set(contender, Math.max(peaks.get(contender) ?? 0, peak));
