@@ -21,9 +21,13 @@ import { answerText, largeAnswerServer, MIB } from './large-answer-tools.js';
 
 const SERVER_SCRIPT = fileURLToPath(new URL('./large-answer-tools.js', import.meta.url));
 const SIZES = [8, 64];
-/** A slow reader stops this long before its first byte and again after every PAUSE_EVERY bytes. */
-const PAUSE_MS = 400;
-const PAUSE_EVERY = 16 * MIB;
+/**
+ * A slow reader stops this long before its first byte and again after every PAUSE_EVERY bytes:
+ * long enough for the server to leave far more than the 4 MiB backlog bound unsent (it writes the
+ * whole answer at once), far short of the 30 s a stopped reader is given.
+ */
+const PAUSE_MS = 250;
+const PAUSE_EVERY = 32 * MIB;
 const LEGACY = '2025-06-18';
 
 type Era = 'legacy' | 'modern';
