@@ -15,6 +15,7 @@
  * the other in one corked write. An answer in flight then holds its long string once.
  */
 import type { JsonPiece } from '../protocol/message-encoding.js';
+import type { AnswerBuffers } from './answer-buffers.js';
 
 /** An answer with at least this many characters leaves as one Buffer; a smaller one as a string. */
 const AS_BYTES_FROM_CHARS = 64 * 1024;
@@ -48,18 +49,25 @@ export function charsIn(chunks: readonly JsonPiece[]): number {
  * bytes when it is large, and parts when some chunks are bytes already. The one place that draws
  * those lines, for every transport.
  */
-export function answerPayload(chunks: readonly JsonPiece[], tail = ''): AnswerPayload {
+export function answerPayload(
+  chunks: readonly JsonPiece[],
+  tail = '',
+  buffers?: AnswerBuffers,
+): AnswerPayload {
   if (chunks.some(Buffer.isBuffer)) return asParts(chunks, tail);
   const strings = chunks as readonly string[];
-  if (charsIn(chunks) + tail.length >= AS_BYTES_FROM_CHARS) return chunksAsBytes(strings, tail);
+  if (charsIn(chunks) + tail.length >= AS_BYTES_FROM_CHARS) return chunksAsBytes(strings, tail, buffers);
   return strings.length === 1 && tail === '' ? strings[0]! : strings.join('') + tail;
 }
 
-/** The chunks (then `tail`, when given) as one Buffer of their UTF-8 bytes. */
-export function chunksAsBytes(chunks: readonly string[], tail = ''): Buffer {
+/**
+ * The chunks (then `tail`, when given) as one Buffer of their UTF-8 bytes: memory from `buffers`
+ * when the transport gives its answers' Buffers back there (answer-buffers.ts).
+ */
+export function chunksAsBytes(chunks: readonly string[], tail = '', buffers?: AnswerBuffers): Buffer {
   let bytes = Buffer.byteLength(tail);
   for (const chunk of chunks) bytes += Buffer.byteLength(chunk);
-  const buffer = Buffer.allocUnsafe(bytes);
+  const buffer = buffers ? buffers.take(bytes) : Buffer.allocUnsafe(bytes);
   let at = 0;
   for (const chunk of chunks) at += buffer.write(chunk, at);
   if (tail !== '') buffer.write(tail, at);

@@ -8,10 +8,12 @@
  * `id: null` (an oversized one with its id when its ends show it), and the stream carries on. A client that stops reading its answers is stopped being
  * read from (backpressure), so memory stays bounded; a client that is gone ends the connection.
  */
+import { Socket } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { failure, type JsonRpcMessage, parseError } from '../protocol/json-rpc.js';
 import type { JsonPiece } from '../protocol/message-encoding.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
+import { AnswerBuffers } from './answer-buffers.js';
 import { answerPayload, writePayload } from './chunk-bytes.js';
 import type { Connect, Connection } from './connection.js';
 import { type LineEvent, LineSplitter } from './line-splitter.js';
@@ -39,11 +41,19 @@ export class StdioTransport {
   /** Reading is paused until stdout drains (the client reads slower than we answer). */
   #waitingForDrain = false;
   #stoppedReading = false;
+  /**
+   * Large answers' memory, back once stdout has handed their bytes to the system
+   * (answer-buffers.ts). Only a socket (a pipe, a terminal) says so by its write's callback; any
+   * other stream (a PassThrough, a user's Writable) may still hold the Buffer then, and gets
+   * fresh memory for every answer.
+   */
+  readonly #buffers: AnswerBuffers | undefined;
   readonly ended: Promise<void>;
 
   constructor(connect: Connect, options: StdioOptions) {
     this.#input = options.input ?? process.stdin;
     this.#output = options.output ?? process.stdout;
+    this.#buffers = this.#output instanceof Socket ? new AnswerBuffers() : undefined;
     this.#maxMessageBytes = options.maxMessageBytes;
     this.#splitter = new LineSplitter(options.maxMessageBytes);
     this.#connection = connect({
@@ -143,14 +153,20 @@ export class StdioTransport {
     let small: string[] = [];
     let writable = true;
     for (const chunks of outbox) {
-      const payload = answerPayload(chunks);
+      const payload = answerPayload(chunks, '', this.#buffers);
       if (typeof payload === 'string') {
         small.push(payload);
         continue;
       }
       if (small.length > 0) this.#output.write(`${small.join('\n')}\n`);
       small = [];
-      writePayload(this.#output, payload);
+      const buffers = this.#buffers;
+      if (buffers !== undefined && Buffer.isBuffer(payload) && buffers.lent(payload)) {
+        // Its memory serves a later answer once stdout has handed these bytes to the system.
+        this.#output.write(payload, (error) => {
+          if (!error) buffers.give(payload);
+        });
+      } else writePayload(this.#output, payload);
       writable = this.#output.write('\n');
     }
     if (small.length > 0) writable = this.#output.write(`${small.join('\n')}\n`);
@@ -168,6 +184,7 @@ export class StdioTransport {
   }
 
   close(): void {
+    this.#buffers?.close();
     this.#connection.close();
   }
 }
