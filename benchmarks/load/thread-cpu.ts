@@ -6,8 +6,8 @@
  * least: another process's load slows a window down but does not add to this process's CPU time.
  * Each thread's time is read from its `schedstat` (the scheduler's count of nanoseconds run) where
  * the kernel keeps one, else from `stat` (user plus system time in clock ticks, 10 ms each). Ticks
- * were too coarse for a window of 700 ms: every thread's read rounds on its own, and a process with
- * a pool and V8's helpers has ten of them, so a 100 KiB call's CPU moved by a third between runs.
+ * are coarse for a window of 700 ms: each of a server's ten or so threads (a pool, V8's and libuv's
+ * helpers) rounds on its own at every read, up to a tenth of what a window at 100 KiB a call used.
  * Linux only; elsewhere undefined, and the scenario says so.
  */
 import { readdirSync, readFileSync } from 'node:fs';
