@@ -6,7 +6,8 @@
  * arrives, or one that pipelines): until that earlier answer is done the response has no socket,
  * and when the client leaves meanwhile Node tells it nothing, no 'close'. So whoever must learn that
  * the client left listens on the connection too, and asks the request's socket, never the
- * response's, whether it is already closed.
+ * response's, whether it is already closed. One listener per connection tells every request
+ * waiting on it: a client that pipelines many requests adds no listener per request to its socket.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -29,12 +30,32 @@ export function whenGone(request: IncomingMessage, response: ServerResponse, gon
     stop();
     gone();
   };
+  response.once('close', once);
+  const stopWaiting = connection && waitForClose(connection, once);
   const stop = () => {
     response.off('close', once);
-    connection?.off('close', once);
+    stopWaiting?.();
   };
-  response.once('close', once);
-  connection?.once('close', once);
   if (socket?.destroyed === true) once();
   return stop;
+}
+
+/** The requests waiting for each connection's close, told by the connection's one listener. */
+const waitingFor = new WeakMap<Socket, Set<() => void>>();
+
+/** Calls `listener` when `connection` closes; returns what stops waiting. */
+function waitForClose(connection: Socket, listener: () => void): () => void {
+  let waiting = waitingFor.get(connection);
+  if (waiting === undefined) {
+    const those = new Set<() => void>();
+    waiting = those;
+    waitingFor.set(connection, those);
+    connection.once('close', () => {
+      waitingFor.delete(connection);
+      for (const waiter of [...those]) waiter();
+    });
+  }
+  waiting.add(listener);
+  const those = waiting;
+  return () => those.delete(listener);
 }

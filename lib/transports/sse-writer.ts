@@ -48,10 +48,11 @@ export class SseWriter {
   }
 
   open(headers: Record<string, string>, keepAliveMs: number): void {
+    // No Connection header of our own: Node says keep-alive itself unless the client asked to close
+    // (a client's `Connection: close` is then honoured once the stream ends).
     this.#response.writeHead(200, {
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache, no-transform',
-      connection: 'keep-alive',
       ...headers,
     });
     this.#response.flushHeaders();
