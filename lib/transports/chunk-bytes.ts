@@ -92,21 +92,33 @@ function asParts(chunks: readonly JsonPiece[], tail: string): ByteParts {
   return new ByteParts(parts);
 }
 
+/** What an answer's payload is written to: a socket, a response, stdout. */
+export interface PayloadSink {
+  write(chunk: string | Buffer, callback?: (error?: Error | null) => void): boolean;
+  cork(): void;
+  uncork(): void;
+}
+
 /**
- * Writes an answer's payload to a stream (a socket, a response, stdout): parts one after the
- * other, corked so that they leave in one writev. Returns what the last write returned (false:
- * the stream's buffer is full, wait for 'drain').
+ * Writes an answer's payload to a stream, parts one after the other, corked so that they leave in
+ * one writev. A Buffer lent by `buffers` is held until the write is done (answer-buffers.ts): only
+ * for a stream whose write's end means its bytes were handed on, not kept (a socket, a response on
+ * one). Returns what the last write returned (false: the stream's buffer is full, wait for 'drain').
  */
-export function writePayload(
-  out: { write(chunk: string | Buffer): boolean; cork(): void; uncork(): void },
-  payload: AnswerPayload,
-): boolean {
-  if (!(payload instanceof ByteParts)) return out.write(payload);
-  let writable = true;
-  out.cork();
-  for (const part of payload.parts) writable = out.write(part);
-  out.uncork();
-  return writable;
+export function writePayload(out: PayloadSink, payload: AnswerPayload, buffers?: AnswerBuffers): boolean {
+  if (payload instanceof ByteParts) {
+    let writable = true;
+    out.cork();
+    for (const part of payload.parts) writable = out.write(part);
+    out.uncork();
+    return writable;
+  }
+  if (buffers === undefined || !buffers.lent(payload)) return out.write(payload);
+  buffers.hold(payload);
+  // A write that fails is never released: its memory is not known to be unread, so it is not reused.
+  return out.write(payload, (error) => {
+    if (!error) buffers.release(payload);
+  });
 }
 
 /** The payload as one string or Buffer, for a transport that sends one message as one unit (WebSocket). */

@@ -16,6 +16,7 @@
  * Event ids are `<stream>_<seq>`, so an id alone says which stream to resume; `<stream>_0` means
  * "before the first message".
  */
+import type { AnswerBuffers } from './answer-buffers.js';
 import type { AnswerPayload } from './chunk-bytes.js';
 
 /**
@@ -115,11 +116,14 @@ export class EventStore {
   #bytes = 0;
   #nextStream = 0;
   readonly #budget: ReplayBudget | undefined;
+  /** Where a large frame's memory came from: the store holds it while it keeps the frame (answer-buffers.ts). */
+  readonly #buffers: AnswerBuffers | undefined;
 
-  constructor(maxEvents: number, maxBytes: number, budget?: ReplayBudget) {
+  constructor(maxEvents: number, maxBytes: number, budget?: ReplayBudget, buffers?: AnswerBuffers) {
     this.#maxEvents = maxEvents;
     this.#maxBytes = maxBytes;
     this.#budget = budget;
+    this.#buffers = buffers;
   }
 
   /** The budget is over its bound and our event is the oldest anywhere: forget it. */
@@ -131,6 +135,8 @@ export class EventStore {
   clear(): void {
     if (this.#budget)
       for (const arrival of this.#arrivals) if (arrival.entry) this.#budget.remove(arrival.entry);
+    for (const log of this.#streams.values())
+      for (const event of log.events) this.#buffers?.release(event.frame);
     this.#streams.clear();
     this.#arrivals.length = 0;
     this.#bytes = 0;
@@ -158,6 +164,7 @@ export class EventStore {
     const log = this.#logOf(streamId);
     const seq = log.nextSeq++;
     log.events.push({ seq, frame });
+    this.#buffers?.hold(frame);
     this.#arrivals.push({ streamId, entry: this.#budget?.added(this, frame.length) });
     this.#bytes += frame.length;
     while (this.#arrivals.length > this.#maxEvents || this.#bytes > this.#maxBytes) this.#evictOldest();
@@ -178,7 +185,10 @@ export class EventStore {
     if (!log?.finished) return;
     this.#streams.delete(streamId);
     if (log.events.length === 0) return;
-    for (const event of log.events) this.#bytes -= event.frame.length;
+    for (const event of log.events) {
+      this.#bytes -= event.frame.length;
+      this.#buffers?.release(event.frame);
+    }
     const kept: Arrival[] = [];
     for (const arrival of this.#arrivals) {
       if (arrival.streamId !== streamId) kept.push(arrival);
@@ -218,7 +228,10 @@ export class EventStore {
     const log = this.#streams.get(arrival.streamId);
     if (!log) return;
     const evicted = log.events.shift();
-    if (evicted) this.#bytes -= evicted.frame.length;
+    if (evicted) {
+      this.#bytes -= evicted.frame.length;
+      this.#buffers?.release(evicted.frame);
+    }
     if (log.finished && log.events.length === 0) this.#streams.delete(arrival.streamId);
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { JsonPiece } from '../protocol/message-encoding.js';
+import type { AnswerBuffers } from './answer-buffers.js';
 import { answerPayload, writePayload } from './chunk-bytes.js';
 
 export function header(request: IncomingMessage, name: string): string | undefined {
@@ -35,15 +36,17 @@ export function sendJson(
  * A JSON body written as its chunks in order (connection.encodeChunks), so a large result is never
  * first copied into one joined string: a large body is encoded once into a Buffer, a small one
  * joined (chunk-bytes.ts). Either way it leaves in one write, with its length given
- * (chunked encoding would end it with a write of its own, which the client waits for).
+ * (chunked encoding would end it with a write of its own, which the client waits for). A large
+ * body's memory comes from `buffers` and goes back there once the socket has taken it.
  */
 export function sendJsonChunks(
   response: ServerResponse,
   status: number,
   chunks: readonly JsonPiece[],
   headers: Record<string, string> = {},
+  buffers?: AnswerBuffers,
 ): void {
-  const body = answerPayload(chunks);
+  const body = answerPayload(chunks, '', buffers);
   if (typeof body === 'string') {
     sendJson(response, status, body, headers);
     return;
@@ -53,7 +56,8 @@ export function sendJsonChunks(
     'content-length': String(body.length),
     ...headers,
   });
-  writePayload(response, body);
+  writePayload(response, body, buffers);
+  buffers?.release(body);
   response.end();
 }
 

@@ -15,6 +15,7 @@ import type { Principal } from '../auth/principal.js';
 import type { JsonRpcMessage } from '../protocol/json-rpc.js';
 import { HTTP_DEFAULT_VERSION } from '../protocol/versions.js';
 import type { PeerAddress } from '../router/session.js';
+import type { AnswerBuffers } from './answer-buffers.js';
 import type { Connect, Connection } from './connection.js';
 import { EventStore, type ReplayBudget } from './event-store.js';
 import { eventFrame, type SseWriter } from './sse-writer.js';
@@ -34,17 +35,26 @@ export class HttpSession {
   used = false;
   #closed = false;
   readonly #readerBounds: ReaderBounds;
+  readonly #buffers: AnswerBuffers | undefined;
 
+  /** `bounds.buffers`: where large frames' memory comes from and goes back to (answer-buffers.ts). */
   constructor(
     readonly id: string,
     connect: Connect,
-    bounds: { maxEvents: number; maxBytes: number; budget?: ReplayBudget; reader: ReaderBounds },
+    bounds: {
+      maxEvents: number;
+      maxBytes: number;
+      budget?: ReplayBudget;
+      reader: ReaderBounds;
+      buffers?: AnswerBuffers;
+    },
     principal?: Principal,
     peer?: PeerAddress,
     caller?: string,
   ) {
-    this.store = new EventStore(bounds.maxEvents, bounds.maxBytes, bounds.budget);
+    this.store = new EventStore(bounds.maxEvents, bounds.maxBytes, bounds.budget, bounds.buffers);
     this.#readerBounds = bounds.reader;
+    this.#buffers = bounds.buffers;
     this.store.openStream(STANDALONE_STREAM);
     this.connection = connect(
       { send: (message) => this.send(STANDALONE_STREAM, message) },
@@ -73,12 +83,13 @@ export class HttpSession {
     if (this.#closed) return;
     const chunks = this.connection.encodeChunks(message);
     if (chunks === undefined) return;
-    // One frame, encoded once, is both what the stream writes and what the store keeps for a resume.
-    const frame = eventFrame(this.store.nextId(streamId), chunks);
+    // One frame, encoded once, is both what the stream writes and what the store keeps for a resume;
+    // each holds its memory while it needs it, and this send lets go once it handed the frame on.
+    const frame = eventFrame(this.store.nextId(streamId), chunks, this.#buffers);
     this.store.append(streamId, frame);
     const writer = this.#writers.get(streamId);
-    if (!writer || writer.ended) return;
-    writer.frame(frame);
+    if (writer && !writer.ended) writer.frame(frame);
+    this.#buffers?.release(frame);
   }
 
   /**

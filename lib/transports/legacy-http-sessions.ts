@@ -34,6 +34,7 @@ import { type Principal, samePrincipal } from '../auth/principal.js';
 import { ErrorCode } from '../protocol/error-codes.js';
 import { classify, type JsonRpcMessage, type JsonRpcRequest } from '../protocol/json-rpc.js';
 import { isSupportedVersion, LEGACY_VERSIONS } from '../protocol/versions.js';
+import { AnswerBuffers } from './answer-buffers.js';
 import { arrivalOf } from './arrival.js';
 import { CallerSessions } from './caller-sessions.js';
 import { type Connect, peerOf } from './connection.js';
@@ -78,6 +79,8 @@ export class LegacyHttpSessions {
   readonly #budget: ReplayBudget;
   readonly #perCaller: CallerSessions;
   readonly #sweeper: NodeJS.Timeout;
+  /** Large answers' memory, shared by every session's frames and replies (answer-buffers.ts). */
+  readonly #buffers = new AnswerBuffers();
 
   constructor(connect: Connect, scopes: ScopeGate, options: LegacyHttpOptions) {
     this.#connect = connect;
@@ -101,6 +104,7 @@ export class LegacyHttpSessions {
     this.#sessions.clear();
     this.#unused.clear();
     this.#perCaller.clear();
+    this.#buffers.close();
   }
 
   /** Serves one POST whose body (already read and parsed) belongs to the legacy era. */
@@ -171,6 +175,7 @@ export class LegacyHttpSessions {
           maxBytes: this.#options.maxEventBytesPerSession,
           budget: this.#budget,
           reader: this.#options.reader,
+          buffers: this.#buffers,
         },
         principal,
         peerOf(request.socket),
@@ -222,7 +227,7 @@ export class LegacyHttpSessions {
     if (pending === undefined && (onlyResponses || !acceptsSse)) {
       const answer = buffered.find(isAnswer);
       const chunks = answer && session.connection.encodeChunks(answer);
-      return sendJsonChunks(response, 200, chunks ?? ['{}'], headers);
+      return sendJsonChunks(response, 200, chunks ?? ['{}'], headers, this.#buffers);
     }
     if (!acceptsSse) {
       await pending;
@@ -232,10 +237,10 @@ export class LegacyHttpSessions {
           ? undefined
           : session.connection.encodeChunks(answer.length === 1 ? answer[0]! : answer.flat());
       if (chunks === undefined) return void response.writeHead(202, headers).end();
-      return sendJsonChunks(response, 200, chunks, headers);
+      return sendJsonChunks(response, 200, chunks, headers, this.#buffers);
     }
     const id = session.store.openStream();
-    const writer = new SseWriter(response);
+    const writer = new SseWriter(response, this.#buffers);
     writer.open(headers, this.#options.keepAliveMs);
     session.prime(writer, id, this.#options.retryMs);
     session.attach(id, writer);
@@ -278,7 +283,7 @@ export class LegacyHttpSessions {
     const lastEventId = header(request, 'last-event-id');
     const headers = { 'mcp-session-id': session.id };
     if (lastEventId === undefined) {
-      const writer = new SseWriter(response);
+      const writer = new SseWriter(response, this.#buffers);
       writer.open(headers, this.#options.keepAliveMs);
       session.prime(writer, STANDALONE_STREAM, this.#options.retryMs);
       session.attach(STANDALONE_STREAM, writer);
@@ -294,7 +299,7 @@ export class LegacyHttpSessions {
       );
       return;
     }
-    const writer = new SseWriter(response);
+    const writer = new SseWriter(response, this.#buffers);
     writer.open(headers, this.#options.keepAliveMs);
     for (const event of resumed.events) writer.frame(event.frame);
     if (session.store.isFinished(resumed.streamId)) session.endDelivered(resumed.streamId, writer);

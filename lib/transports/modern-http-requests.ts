@@ -32,6 +32,7 @@ import {
 } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import type { MessageSink, PeerAddress } from '../router/session.js';
+import { AnswerBuffers } from './answer-buffers.js';
 import { arrivalOf } from './arrival.js';
 import { type Connect, type Connection, peerOf } from './connection.js';
 import { sendJson, sendJsonChunks } from './http-replies.js';
@@ -83,6 +84,8 @@ export class ModernHttpRequests {
   readonly #scopes: ScopeGate;
   readonly #options: ModernHttpOptions;
   readonly #exchanges = new Set<Exchange>();
+  /** Large answers' memory, shared by every exchange's replies (answer-buffers.ts). */
+  readonly #buffers = new AnswerBuffers();
 
   constructor(connect: Connect, routing: ModernRouting, scopes: ScopeGate, options: ModernHttpOptions) {
     this.#connect = connect;
@@ -158,6 +161,7 @@ export class ModernHttpRequests {
   /** Ends every open stream, cancelling what is still running (the server is stopping). */
   close(): void {
     for (const exchange of [...this.#exchanges]) this.#end(exchange);
+    this.#buffers.close();
   }
 
   async #answer(
@@ -210,7 +214,7 @@ export class ModernHttpRequests {
       if (pending !== undefined && (await settlesWithinOneTurn(pending))) pending = undefined;
       if (exchange.over) return;
       if (pending === undefined && (buffered.every(isResponse) || !acceptsSse)) {
-        return answerJson(response, exchange.connection, buffered.find(isResponse));
+        return answerJson(response, exchange.connection, buffered.find(isResponse), this.#buffers);
       }
       const openStream = () => {
         this.#openStream(exchange, buffered);
@@ -237,7 +241,7 @@ export class ModernHttpRequests {
       }
       await pending;
       if (!exchange.over && exchange.stream === undefined) {
-        answerJson(response, exchange.connection, buffered.find(isResponse));
+        answerJson(response, exchange.connection, buffered.find(isResponse), this.#buffers);
       }
     } finally {
       this.#end(exchange);
@@ -245,7 +249,7 @@ export class ModernHttpRequests {
   }
 
   #openStream(exchange: Exchange, buffered: readonly JsonRpcMessage[]): void {
-    const stream = new SseWriter(exchange.response);
+    const stream = new SseWriter(exchange.response, this.#buffers);
     stream.open({ 'x-accel-buffering': 'no' }, this.#options.keepAliveMs);
     exchange.stream = stream;
     stream.watchReader(this.#options.reader, () => {
@@ -301,6 +305,7 @@ function answerJson(
   response: ServerResponse,
   connection: Connection,
   answer: JsonRpcResponse | undefined,
+  buffers: AnswerBuffers,
 ): void {
   // Every request is answered or cancelled; reaching this is a bug in a method, not the client's.
   const chunks = answer === undefined ? undefined : connection.encodeChunks(answer);
@@ -313,10 +318,10 @@ function answerJson(
     return;
   }
   if (!('error' in answer)) {
-    sendJsonChunks(response, 200, chunks);
+    sendJsonChunks(response, 200, chunks, {}, buffers);
     return;
   }
   // A caller over its limits hears when to retry in a header too (Retry-After), as HTTP clients expect.
   const headers = httpHeadersFor('modern', answer.error.data);
-  sendJsonChunks(response, httpStatusFor('modern', answer.error.code), chunks, headers);
+  sendJsonChunks(response, httpStatusFor('modern', answer.error.code), chunks, headers, buffers);
 }

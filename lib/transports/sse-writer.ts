@@ -9,6 +9,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { JsonPiece } from '../protocol/message-encoding.js';
+import type { AnswerBuffers } from './answer-buffers.js';
 import { answerPayload, writePayload } from './chunk-bytes.js';
 import type { EventFrame } from './event-store.js';
 import { type ReaderBounds, StalledReaderWatch } from './stalled-reader.js';
@@ -18,12 +19,16 @@ import { type ReaderBounds, StalledReaderWatch } from './stalled-reader.js';
  * chunks (JSON never holds a raw newline) between the event's head and its end, encoded once
  * (a large one as one Buffer, chunk-bytes.ts), never joined into one more string first.
  */
-export function eventFrame(eventId: string, chunks: readonly JsonPiece[]): EventFrame {
-  return messageFrame(`event: message\nid: ${eventId}\ndata: `, chunks);
+export function eventFrame(
+  eventId: string,
+  chunks: readonly JsonPiece[],
+  buffers?: AnswerBuffers,
+): EventFrame {
+  return messageFrame(`event: message\nid: ${eventId}\ndata: `, chunks, buffers);
 }
 
-function messageFrame(head: string, chunks: readonly JsonPiece[]): EventFrame {
-  return answerPayload([head, ...chunks], '\n\n');
+function messageFrame(head: string, chunks: readonly JsonPiece[], buffers?: AnswerBuffers): EventFrame {
+  return answerPayload([head, ...chunks], '\n\n', buffers);
 }
 
 export class SseWriter {
@@ -31,9 +36,12 @@ export class SseWriter {
   #keepAlive: NodeJS.Timeout | undefined;
   #ended = false;
   #watch: StalledReaderWatch | undefined;
+  /** Where large frames' memory comes from and, once written, goes back (answer-buffers.ts). */
+  readonly #buffers: AnswerBuffers | undefined;
 
-  constructor(response: ServerResponse) {
+  constructor(response: ServerResponse, buffers?: AnswerBuffers) {
     this.#response = response;
+    this.#buffers = buffers;
     response.once('close', () => {
       this.#stop();
       // Watched until the socket is done, not only until end(): an ended stream still holds its
@@ -77,13 +85,15 @@ export class SseWriter {
   /** Writes one event's frame (`eventFrame`'s, kept for replay): the same string or bytes every time. */
   frame(frame: EventFrame): void {
     if (this.ended || (this.#watch !== undefined && !this.#watch.admits(frame.length))) return;
-    writePayload(this.#response, frame);
+    writePayload(this.#response, frame, this.#buffers);
     this.#watch?.wrote(frame.length);
   }
 
   /** Writes one message event without an id, for a stream that cannot be resumed; `data` as chunks. */
   message(data: readonly JsonPiece[]): void {
-    this.frame(messageFrame('event: message\ndata: ', data));
+    const frame = messageFrame('event: message\ndata: ', data, this.#buffers);
+    this.frame(frame);
+    this.#buffers?.release(frame);
   }
 
   /** Bytes written but not yet taken by the client: how far behind a slow reader has fallen. */

@@ -160,13 +160,9 @@ export class StdioTransport {
       }
       if (small.length > 0) this.#output.write(`${small.join('\n')}\n`);
       small = [];
-      const buffers = this.#buffers;
-      if (buffers !== undefined && Buffer.isBuffer(payload) && buffers.lent(payload)) {
-        // Its memory serves a later answer once stdout has handed these bytes to the system.
-        this.#output.write(payload, (error) => {
-          if (!error) buffers.give(payload);
-        });
-      } else writePayload(this.#output, payload);
+      // Its memory serves a later answer once stdout has handed these bytes to the system.
+      writePayload(this.#output, payload, this.#buffers);
+      this.#buffers?.release(payload);
       writable = this.#output.write('\n');
     }
     if (small.length > 0) writable = this.#output.write(`${small.join('\n')}\n`);

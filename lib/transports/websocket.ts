@@ -36,6 +36,7 @@ import { CallerShares } from '../caller-shares.js';
 import { failure, parseError } from '../protocol/json-rpc.js';
 import { ProtocolError } from '../protocol/protocol-error.js';
 import type { PeerAddress } from '../router/session.js';
+import { AnswerBuffers } from './answer-buffers.js';
 import { type AuthHook, callAuthHook, isAccepted } from './bearer-auth.js';
 import { CallerIdentity, type CallerIdentityOptions } from './caller-identity.js';
 import { answerPayload, wholePayload } from './chunk-bytes.js';
@@ -117,6 +118,8 @@ export class WebSocketTransport {
   readonly #identity: CallerIdentity;
   /** Sockets closed to make room whose close has not completed: their room is already given away. */
   #makingRoom = 0;
+  /** Large answers' memory, back once a socket has sent their frame (answer-buffers.ts). */
+  readonly #buffers = new AnswerBuffers();
 
   constructor(connect: Connect, options: WebSocketOptions = {}) {
     this.#connect = connect;
@@ -169,6 +172,7 @@ export class WebSocketTransport {
   async close(): Promise<void> {
     this.#stopped = true;
     if (this.#heartbeat) clearInterval(this.#heartbeat);
+    this.#buffers.close();
     const server = this.#server;
     if (!server) return;
     for (const socket of server.clients) socket.terminate();
@@ -306,8 +310,13 @@ export class WebSocketTransport {
           if (socket.readyState !== socket.OPEN) return;
           const chunks = connection.encodeChunks(message);
           if (chunks === undefined) return;
-          const frame = wholePayload(answerPayload(chunks));
-          socket.send(frame, { binary: false }, resumeWhenDrained);
+          const buffers = this.#buffers;
+          const frame = wholePayload(answerPayload(chunks, '', buffers));
+          // ws calls back once the frame is on the socket (or failed): its memory is unread from then.
+          socket.send(frame, { binary: false }, (error) => {
+            if (!error) buffers.release(frame);
+            resumeWhenDrained();
+          });
           watch.wrote(frame.length);
           if (!paused && socket.bufferedAmount > this.#options.maxBufferedBytes) {
             paused = true;

@@ -1,8 +1,15 @@
 /**
- * A stdio server whose one tool answers a text of `kib` KiB made of its own `seed`, so that every
- * answer differs from every other in its every line: a test reading many of them at once can tell
- * an answer written into memory that another answer still needed.
+ * A server whose one tool answers a text of `kib` KiB made of its own `seed`, so that every answer
+ * differs from every other in its every line: a test reading many of them at once can tell an
+ * answer written into memory that another answer still needed. With `delayMs` the tool answers
+ * after that long, reporting progress first (an HTTP POST then hears its answer on an SSE stream,
+ * not as JSON; a 2026-07-28 one when its call sent a progress token).
+ *
+ * `--stdio` serves stdin/stdout; `--net` serves Streamable HTTP and WebSocket on free ports and
+ * prints them as one JSON line (`{"http":…,"ws":…}`).
  */
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { McpServer } from '../../lib/index.js';
 
 /** The text the tool answers for `seed` and `kib`: `seed:` lines, cut to `kib` KiB. */
@@ -11,17 +18,70 @@ export function numberedText(seed: number, kib: number): string {
   return line.repeat(Math.ceil((kib * 1024) / line.length)).slice(0, kib * 1024);
 }
 
-if (process.argv[2] === '--stdio') {
-  await new McpServer({ name: 'numbered-answers', version: '1' })
-    .tool({
-      name: 'numbered',
-      description: 'Answers `kib` KiB of text made of `seed`',
-      inputSchema: {
-        type: 'object',
-        properties: { seed: { type: 'integer' }, kib: { type: 'integer', minimum: 1 } },
-        required: ['seed', 'kib'],
-      } as const,
-      handler: ({ seed, kib }) => numberedText(seed, kib),
-    })
-    .listen({ stdio: true, handleSignals: false });
+/** One call of the tool: its JSON-RPC id, its seed and its size. */
+export interface NumberedCall {
+  id: number;
+  seed: number;
+  kib: number;
+}
+
+/** What a legacy client sends on one connection to make `calls`: initialize, initialized, the calls. */
+export function legacySessionMessages(calls: readonly NumberedCall[]): unknown[] {
+  return [
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ...calls.map(({ id, seed, kib }) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'numbered', arguments: { seed, kib } },
+    })),
+  ];
+}
+
+/** Every call's text (in the order of `calls`) arrived whole, exactly as the tool wrote it. */
+export function assertArrivedWhole(
+  calls: readonly NumberedCall[],
+  texts: readonly (string | undefined)[],
+): void {
+  calls.forEach(({ id, seed, kib }, index) => {
+    const text = texts[index];
+    assert.equal(text?.length, kib * 1024, `answer ${id}: its length`);
+    assert.ok(text === numberedText(seed, kib), `answer ${id} arrived as its tool wrote it`);
+  });
+}
+
+const mode = process.argv[2];
+if (mode === '--stdio' || mode === '--net') {
+  const server = new McpServer({ name: 'numbered-answers', version: '1' }).tool({
+    name: 'numbered',
+    description: 'Answers `kib` KiB of text made of `seed`, after `delayMs` when given',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        seed: { type: 'integer' },
+        kib: { type: 'integer', minimum: 1 },
+        delayMs: { type: 'integer', minimum: 1 },
+      },
+      required: ['seed', 'kib'],
+    } as const,
+    handler: async ({ seed, kib, delayMs }, ctx) => {
+      if (delayMs !== undefined) {
+        ctx.progress(0, 1); // heard only when the call asked for progress: a 2026-07-28 POST then streams
+        await sleep(delayMs);
+      }
+      return numberedText(seed, kib);
+    },
+  });
+  if (mode === '--stdio') await server.listen({ stdio: true, handleSignals: false });
+  else {
+    await server.listen({ http: { port: 0 }, ws: { port: 0 }, handleSignals: false });
+    const { http, ws } = server.addresses;
+    process.stdout.write(`${JSON.stringify({ http: http?.port, ws: ws?.port })}\n`);
+  }
 }
