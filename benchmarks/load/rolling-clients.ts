@@ -25,6 +25,12 @@ export interface RollingLoadOptions {
   fleetEveryMs?: number;
   /** CPU each `hash` call spins on a replica's pool (ms). */
   hashMs?: number;
+  /**
+   * How long a legacy (SDK 1.x) call may wait before its client gives up (ms). A call whose stream
+   * died with its replica and could not be resumed is never settled by the SDK: without this it
+   * waits the SDK's 60 s default and holds the load's stop that long.
+   */
+  legacyTimeoutMs?: number;
 }
 
 export interface CallSample {
@@ -39,6 +45,8 @@ export interface LegacyBooks {
   maxErrorsInARow: number;
   sessions: number;
   lastOkAt: number;
+  /** Why calls failed (the first of each kind is what a report shows). */
+  failures: string[];
 }
 
 export interface RollingBooks {
@@ -73,6 +81,7 @@ export class RollingLoad {
       taskMs: 1_200,
       fleetEveryMs: 1_000,
       hashMs: 2,
+      legacyTimeoutMs: 10_000,
       ...options,
     };
   }
@@ -85,7 +94,14 @@ export class RollingLoad {
     this.#clients.push(...callers, tasker);
     for (const client of callers) this.#loops.push(this.#modernLoop(client));
     for (let i = 0; i < legacyClients; i++) {
-      const books: LegacyBooks = { ok: 0, errors: 0, maxErrorsInARow: 0, sessions: 0, lastOkAt: 0 };
+      const books: LegacyBooks = {
+        ok: 0,
+        errors: 0,
+        maxErrorsInARow: 0,
+        sessions: 0,
+        lastOkAt: 0,
+        failures: [],
+      };
       this.books.legacy.push(books);
       this.#loops.push(this.#legacyLoop(books));
     }
@@ -133,7 +149,7 @@ export class RollingLoad {
       books.errors++;
       inARow++;
       books.maxErrorsInARow = Math.max(books.maxErrorsInARow, inARow);
-      void error;
+      books.failures.push((error as Error).message);
       await client?.close().catch(() => {});
       client = undefined;
       await sleep(50);
@@ -148,7 +164,13 @@ export class RollingLoad {
           client = fresh;
           books.sessions++;
         }
-        const result = await client.callTool({ name: 'hash', arguments: { ms: this.#options.hashMs } });
+        const result = await client.callTool(
+          { name: 'hash', arguments: { ms: this.#options.hashMs } },
+          undefined,
+          {
+            timeout: this.#options.legacyTimeoutMs,
+          },
+        );
         if (result.isError) throw new Error(textOf(result));
         books.ok++;
         books.lastOkAt = Date.now();

@@ -87,7 +87,10 @@ describe('rolling restart behind HAProxy', { skip: missing, timeout: 180_000 }, 
       `after SIGKILL: modern ${books.modern.ok} ok / ${books.modern.failed} failed [${[...new Set(books.modern.failures)].slice(0, 3).join(' | ')}]; ` +
         `tasks ${books.tasks.completed}/${books.tasks.started} completed, ${books.tasks.lost} lost [${[...new Set(books.tasks.failures)].slice(0, 3).join(' | ')}]; ` +
         `fleet ${books.fleet.ok} ok / ${books.fleet.failed} failed; legacy ${books.legacy
-          .map((each) => `${each.errors} errors (max ${each.maxErrorsInARow} in a row)`)
+          .map(
+            (each) =>
+              `${each.errors} errors (max ${each.maxErrorsInARow} in a row) [${[...new Set(each.failures)].slice(0, 2).join(' | ')}]`,
+          )
           .join('; ')}`,
     );
     // A crash may cost the calls it was running; clients must still be served afterwards.
