@@ -45,17 +45,20 @@ const waitingFor = new WeakMap<Socket, Set<() => void>>();
 
 /** Calls `listener` when `connection` closes; returns what stops waiting. */
 function waitForClose(connection: Socket, listener: () => void): () => void {
-  let waiting = waitingFor.get(connection);
-  if (waiting === undefined) {
-    const those = new Set<() => void>();
-    waiting = those;
-    waitingFor.set(connection, those);
-    connection.once('close', () => {
-      waitingFor.delete(connection);
-      for (const waiter of [...those]) waiter();
-    });
-  }
+  const waiting = waitersOf(connection);
   waiting.add(listener);
-  const those = waiting;
-  return () => those.delete(listener);
+  return () => waiting.delete(listener);
+}
+
+/** Who waits for `connection` to close, its one 'close' listener added on the first. */
+function waitersOf(connection: Socket): Set<() => void> {
+  const known = waitingFor.get(connection);
+  if (known !== undefined) return known;
+  const waiting = new Set<() => void>();
+  waitingFor.set(connection, waiting);
+  connection.once('close', () => {
+    waitingFor.delete(connection);
+    for (const waiter of [...waiting]) waiter();
+  });
+  return waiting;
 }

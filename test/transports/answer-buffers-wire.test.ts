@@ -1,10 +1,10 @@
 /**
- * Large answers' memory is reused over HTTP and WebSocket too (answer-buffers.ts), and never while
- * a socket still sends it: a real server in its own process answers many distinct answers of 64 KiB
- * to 1 MiB at once, on every way an answer leaves (legacy JSON and SSE, 2026-07-28 JSON and SSE,
- * WebSocket), to readers that pause so that answers queue in the server (HTTP calls pipelined on
- * one connection, WebSocket calls on one socket); each answer must arrive exactly as its tool wrote
- * it. Each case fails when a write gives its Buffer back before its callback (legacy SSE when its
+ * Large answers' memory is reused (answer-buffers.ts), and never while a socket still sends it: a
+ * real server in its own process answers many distinct answers of 64 KiB to 1 MiB at once, on every
+ * way an answer leaves (stdio to a pipe, legacy JSON and SSE, 2026-07-28 JSON and SSE, WebSocket),
+ * to readers that pause so that answers queue in the server (HTTP calls pipelined on one
+ * connection, WebSocket calls on one socket); each answer must arrive exactly as its tool wrote it.
+ * Each case fails when a write gives its Buffer back before its callback (legacy SSE when its
  * replay store does not hold the frame either; both tried).
  */
 import assert from 'node:assert/strict';
@@ -17,7 +17,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { envelope, standardHeaders } from './modern-http-peer.js';
-import { assertArrivedWhole, legacySessionMessages, type NumberedCall } from './numbered-answers-server.js';
+import { numberedText } from './numbered-answers-server.js';
 
 const KIB = 1024;
 const SERVER = fileURLToPath(new URL('./numbered-answers-server.js', import.meta.url));
@@ -29,23 +29,77 @@ const PAUSE_MS = 25;
 /** A reader reads nothing for this long after it connected. */
 const FIRST_READ_MS = 60;
 
+/** One call of the tool: its JSON-RPC id, its seed and its size. */
+interface NumberedCall {
+  id: number;
+  seed: number;
+  kib: number;
+}
+
+/** What a legacy client sends on one connection to make `calls`: initialize, initialized, the calls. */
+function legacySessionMessages(calls: readonly NumberedCall[]): unknown[] {
+  return [
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    ...calls.map(({ id, seed, kib }) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'numbered', arguments: { seed, kib } },
+    })),
+  ];
+}
+
 /** A tools/call answer as read off the wire. */
 interface WireAnswer {
   id?: unknown;
   result?: { content?: { text?: string }[] };
 }
 
-const callsFrom = (firstSeed: number): NumberedCall[] =>
-  Array.from({ length: CALLS }, (_, index) => ({
+/** The answer's text in a tools/call result read off the wire. */
+function textOf(message: WireAnswer): string | undefined {
+  return message.result?.content?.[0]?.text;
+}
+
+/**
+ * A reader that falls behind now and then: told each chunk's size, it stops `stream` for `ms`
+ * after every `every` bytes, so that answers queue in the server.
+ */
+function pauseEvery(
+  stream: { pause(): void; resume(): void },
+  every: number,
+  ms: number,
+): (bytes: number) => void {
+  let sincePause = 0;
+  return (bytes) => {
+    sincePause += bytes;
+    if (sincePause < every) return;
+    sincePause = 0;
+    stream.pause();
+    setTimeout(() => stream.resume(), ms);
+  };
+}
+
+/** Every call's text (in the order of `calls`) arrived whole, exactly as the tool wrote it. */
+function assertArrivedWhole(calls: readonly NumberedCall[], texts: readonly (string | undefined)[]): void {
+  calls.forEach(({ id, seed, kib }, index) => {
+    const text = texts[index];
+    assert.equal(text?.length, kib * KIB, `answer ${id}: its length`);
+    assert.ok(text === numberedText(seed, kib), `answer ${id} arrived as its tool wrote it`);
+  });
+}
+
+const callsFrom = (firstSeed: number, count = CALLS): NumberedCall[] =>
+  Array.from({ length: count }, (_, index) => ({
     id: index + 1,
     seed: firstSeed + index,
     kib: SIZES[index % SIZES.length]!,
   }));
-
-/** The answer's text in a tools/call result read off the wire (JSON, or one SSE message event). */
-function textOf(message: WireAnswer): string | undefined {
-  return message.result?.content?.[0]?.text;
-}
 
 /**
  * Everything a stream carries until it ends, read by a reader that waits FIRST_READ_MS before it
@@ -55,16 +109,12 @@ function textOf(message: WireAnswer): string | undefined {
 function readPausing(stream: Readable): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const pieces: Buffer[] = [];
-    let sincePause = 0;
+    const took = pauseEvery(stream, READ_BETWEEN_PAUSES, PAUSE_MS);
     stream.pause();
     setTimeout(() => stream.resume(), FIRST_READ_MS);
     stream.on('data', (chunk: Buffer) => {
       pieces.push(chunk);
-      sincePause += chunk.length;
-      if (sincePause < READ_BETWEEN_PAUSES) return;
-      sincePause = 0;
-      stream.pause();
-      setTimeout(() => stream.resume(), PAUSE_MS);
+      took(chunk.length);
     });
     stream.once('end', () => resolve(Buffer.concat(pieces)));
     stream.once('error', reject);
@@ -272,14 +322,9 @@ describe('HTTP and WebSocket answers written into reused memory', () => {
       const calls = callsFrom(6000);
       const texts = new Map<number, string | undefined>();
       const done = new Promise<void>((resolve, reject) => {
-        let sincePause = 0;
+        const took = pauseEvery(socket, READ_BETWEEN_PAUSES, PAUSE_MS);
         socket.on('message', (data: Buffer) => {
-          sincePause += data.length;
-          if (sincePause >= READ_BETWEEN_PAUSES) {
-            sincePause = 0;
-            socket.pause();
-            setTimeout(() => socket.resume(), PAUSE_MS);
-          }
+          took(data.length);
           let message: WireAnswer;
           try {
             message = JSON.parse(data.toString());
@@ -302,6 +347,52 @@ describe('HTTP and WebSocket answers written into reused memory', () => {
       );
     } finally {
       socket.close();
+    }
+  });
+});
+
+describe('stdio answers written into reused memory', () => {
+  it('arrive each as its tool wrote it, 48 at once to a reader that pauses', {
+    timeout: 60_000,
+  }, async () => {
+    const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
+    try {
+      const calls = callsFrom(1000, 48);
+      const answers = new Map<number, string | undefined>();
+      const done = new Promise<void>((resolve, reject) => {
+        let pieces: Buffer[] = [];
+        // A reader that stops now and then, so that answers queue in the pipe and in stdout.
+        const took = pauseEvery(child.stdout!, 2 * 1024 * KIB, 30);
+        child.stdout!.on('data', (chunk: Buffer) => {
+          took(chunk.length);
+          let start = 0;
+          for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
+            pieces.push(chunk.subarray(start, end));
+            const line = Buffer.concat(pieces).toString();
+            pieces = [];
+            let message: WireAnswer;
+            try {
+              message = JSON.parse(line);
+            } catch {
+              reject(new Error(`a line that is not JSON (an answer overwritten?): ${line.slice(0, 120)}`));
+              return;
+            }
+            start = end + 1;
+            if (typeof message.id === 'number' && message.id > 0) answers.set(message.id, textOf(message));
+            if (answers.size === calls.length) resolve();
+          }
+          pieces.push(chunk.subarray(start));
+        });
+        child.stdout!.once('end', () => reject(new Error(`stdout ended after ${answers.size} answers`)));
+      });
+      for (const message of legacySessionMessages(calls)) child.stdin!.write(`${JSON.stringify(message)}\n`);
+      await done;
+      assertArrivedWhole(
+        calls,
+        calls.map(({ id }) => answers.get(id)),
+      );
+    } finally {
+      child.kill();
     }
   });
 });

@@ -1,21 +1,16 @@
 /**
  * Large answers' memory is reused once the socket has taken their bytes, and never before: the
  * set's own rules (sizes kept, bounds, what it takes back and when: the last holder, a write's
- * callback, a replay store letting go), then a real stdio server over a pipe
- * answering many distinct answers of 64 KiB to 1 MiB at once to a reader that pauses, each of
- * which must arrive exactly as its tool wrote it.
+ * callback, a replay store letting go). Real servers answering into reused memory on every
+ * transport: answer-buffers-wire.test.ts.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { AnswerBuffers } from '../../lib/transports/answer-buffers.js';
 import { writePayload } from '../../lib/transports/chunk-bytes.js';
 import { EventStore } from '../../lib/transports/event-store.js';
-import { assertArrivedWhole, legacySessionMessages } from './numbered-answers-server.js';
 
 const KIB = 1024;
-const SERVER = fileURLToPath(new URL('./numbered-answers-server.js', import.meta.url));
 
 describe('answer buffers', () => {
   it('lends exactly the size asked and reuses memory given back, by capacity', () => {
@@ -128,62 +123,5 @@ describe('answer buffers', () => {
     assert.equal(buffers.keptBytes, 0);
     buffers.release(again);
     assert.equal(buffers.keptBytes, 0, 'closed: nothing kept');
-  });
-});
-
-describe('stdio answers written into reused memory', () => {
-  it('arrive each as its tool wrote it, 48 at once to a reader that pauses', {
-    timeout: 60_000,
-  }, async () => {
-    const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'inherit'] });
-    try {
-      const sizes = [64, 100, 130, 250, 600, 1000];
-      const calls = Array.from({ length: 48 }, (_, index) => ({
-        id: index + 1,
-        seed: 1000 + index,
-        kib: sizes[index % sizes.length]!,
-      }));
-      const answers = new Map<number, string>();
-      const done = new Promise<void>((resolve, reject) => {
-        let pieces: Buffer[] = [];
-        let seen = 0;
-        child.stdout!.on('data', (chunk: Buffer) => {
-          // A reader that stops now and then, so that answers queue in the pipe and in stdout.
-          seen += chunk.length;
-          if (seen > 2 * 1024 * KIB) {
-            seen = 0;
-            child.stdout!.pause();
-            setTimeout(() => child.stdout!.resume(), 30);
-          }
-          let start = 0;
-          for (let end = chunk.indexOf(10); end !== -1; end = chunk.indexOf(10, start)) {
-            pieces.push(chunk.subarray(start, end));
-            const line = Buffer.concat(pieces).toString();
-            pieces = [];
-            let message: { id?: unknown; result?: { content?: { text?: string }[] } };
-            try {
-              message = JSON.parse(line);
-            } catch {
-              reject(new Error(`a line that is not JSON (an answer overwritten?): ${line.slice(0, 120)}`));
-              return;
-            }
-            start = end + 1;
-            if (typeof message.id === 'number' && message.id > 0)
-              answers.set(message.id, message.result?.content?.[0]?.text ?? '');
-            if (answers.size === calls.length) resolve();
-          }
-          pieces.push(chunk.subarray(start));
-        });
-        child.stdout!.once('end', () => reject(new Error(`stdout ended after ${answers.size} answers`)));
-      });
-      for (const message of legacySessionMessages(calls)) child.stdin!.write(`${JSON.stringify(message)}\n`);
-      await done;
-      assertArrivedWhole(
-        calls,
-        calls.map(({ id }) => answers.get(id)),
-      );
-    } finally {
-      child.kill();
-    }
   });
 });

@@ -8,7 +8,6 @@
  * `--stdio` serves stdin/stdout; `--net` serves Streamable HTTP and WebSocket on free ports and
  * prints them as one JSON line (`{"http":…,"ws":…}`).
  */
-import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { McpServer } from '../../lib/index.js';
 
@@ -16,44 +15,6 @@ import { McpServer } from '../../lib/index.js';
 export function numberedText(seed: number, kib: number): string {
   const line = `answer ${seed}: ${'0123456789'.repeat(3)} ${seed}\n`;
   return line.repeat(Math.ceil((kib * 1024) / line.length)).slice(0, kib * 1024);
-}
-
-/** One call of the tool: its JSON-RPC id, its seed and its size. */
-export interface NumberedCall {
-  id: number;
-  seed: number;
-  kib: number;
-}
-
-/** What a legacy client sends on one connection to make `calls`: initialize, initialized, the calls. */
-export function legacySessionMessages(calls: readonly NumberedCall[]): unknown[] {
-  return [
-    {
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
-    },
-    { jsonrpc: '2.0', method: 'notifications/initialized' },
-    ...calls.map(({ id, seed, kib }) => ({
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: { name: 'numbered', arguments: { seed, kib } },
-    })),
-  ];
-}
-
-/** Every call's text (in the order of `calls`) arrived whole, exactly as the tool wrote it. */
-export function assertArrivedWhole(
-  calls: readonly NumberedCall[],
-  texts: readonly (string | undefined)[],
-): void {
-  calls.forEach(({ id, seed, kib }, index) => {
-    const text = texts[index];
-    assert.equal(text?.length, kib * 1024, `answer ${id}: its length`);
-    assert.ok(text === numberedText(seed, kib), `answer ${id} arrived as its tool wrote it`);
-  });
 }
 
 const mode = process.argv[2];
